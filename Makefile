@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Front door of the blk-sched-kunit series.  Every target is a thin call
+# into tools/; see README.md.
+#
+#   make              dependencies -> base -> apply the series -> KUnit
+#   make check        the full gate (tools/check.sh)
+#   make apply | refresh | kunit | base | deps | test-tools
+#
+#   BASE=mainline|lts   Debian kernel base (default mainline)
+#   KERNEL=/path        your own kernel git tree instead (never modified)
+#   ARCH=um|x86_64      KUnit under UML (default) or QEMU
+#   BSK_CACHE=dir       cache for bases, build dirs and runs
+#                       (default ~/.cache/blk-sched-kunit)
+
+BASE ?= mainline
+ARCH ?= um
+export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER
+
+DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
+
+.PHONY: all deps base apply refresh kunit check test-tools
+
+all: deps
+	@tools/apply.sh >/dev/null
+	@tools/kunit.sh
+
+deps:
+	@tools/deps.sh $(DEPS)
+
+base: deps
+	@tools/tree.sh >/dev/null
+
+apply: deps
+	@tools/apply.sh
+
+refresh:
+	@tools/refresh.sh
+
+kunit: deps
+	@tools/kunit.sh
+
+check:
+	@tools/check.sh
+
+test-tools:
+	@tools/deps.sh check
+	@shellcheck tools/*.sh tests/*.bash .ci/run
+	@bats tests/

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# apply.sh and refresh.sh on a fake kernel tree: clean apply, conflict
+# handling, the refresh round trip, and refusals that protect user work.
+
+load helper
+
+setup() {
+	common_setup
+	K=$BATS_TEST_TMPDIR/linux
+	T=$BATS_TEST_TMPDIR/top
+	fake_kernel "$K"
+	fake_series "$K" "$T"
+	export KERNEL=$K
+}
+
+@test "apply: series goes into a worktree branch, KERNEL untouched" {
+	head=$(git -C "$K" rev-parse HEAD)
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	wt=${lines[-1]}
+	[ "$(git -C "$wt" rev-list --count "$head..HEAD")" -eq 2 ]
+	[ "$(git -C "$wt" log -1 --format=%s)" = "block, bfq: second change" ]
+	[ "$(git -C "$K" rev-parse HEAD)" = "$head" ]
+	[ "$(git -C "$K" symbolic-ref --short HEAD)" = master ]
+	[ -z "$(git -C "$K" status --porcelain)" ]
+}
+
+@test "apply: a patch that does not apply is named, with its file; tree left at base" {
+	sed -i 's/^-line 9$/-line NINE/' "$T/patches/block-bfq-second-change.patch"
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -ne 0 ]
+	[[ "${lines[-1]}" == *"patch block-bfq-second-change.patch does not apply"* ]]
+	[[ "${lines[-1]}" == *"block/bfq-iosched.c"* ]]
+	read -r _ wt base < <("$TOP/tools/tree.sh")
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$base" ]
+	[ ! -d "$(git -C "$wt" rev-parse --git-dir)/rebase-apply" ]
+	[ -z "$(git -C "$wt" status --porcelain)" ]
+}
+
+@test "apply: a series naming a missing patch fails before touching anything" {
+	echo "no-such.patch" >>"$T/series"
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"no-such.patch"*"does not exist"* ]]
+	[ ! -e "$BSK_CACHE/work" ]
+}
+
+@test "apply then refresh gives byte-identical patches and series" {
+	cp -r "$T" "$BATS_TEST_TMPDIR/orig"
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	run "$TOP/tools/refresh.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	diff -r "$BATS_TEST_TMPDIR/orig" "$T"
+}
+
+@test "refresh exports a new commit under its subject's name" {
+	run "$TOP/tools/apply.sh" "$T/series"
+	wt=${lines[-1]}
+	echo new >"$wt/block/new.c"
+	git -C "$wt" add block/new.c
+	git -C "$wt" -c user.name=x -c user.email=x@x commit -q -s -m "block: third change"
+	run "$TOP/tools/refresh.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	[ "$(tail -n 1 "$T/series")" = "block-third-change.patch" ]
+	[ -f "$T/patches/block-third-change.patch" ]
+	[ "$(head -n 1 "$T/series")" = "# test series" ]
+	[ -f "$T/patches/cover-letter" ]
+}
+
+@test "refresh refuses while patches/ has uncommitted edits" {
+	git -C "$T" init -q
+	git -C "$T" add -A
+	git -C "$T" commit -q -m series
+	run "$TOP/tools/apply.sh" "$T/series"
+	echo "# my edit" >>"$T/patches/block-bfq-first-change.patch"
+	cp "$T/patches/block-bfq-first-change.patch" "$BATS_TEST_TMPDIR/mine"
+	run "$TOP/tools/refresh.sh" "$T/series"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"uncommitted edits"* ]]
+	cmp "$T/patches/block-bfq-first-change.patch" "$BATS_TEST_TMPDIR/mine"
+}
+
+@test "apply refuses to drop commits that were never refreshed" {
+	run "$TOP/tools/apply.sh" "$T/series"
+	wt=${lines[-1]}
+	git -C "$wt" -c user.name=x -c user.email=x@x commit -q --allow-empty -m "my work"
+	mine=$(git -C "$wt" rev-parse HEAD)
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"commits that are not in patches/"* ]]
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$mine" ]
+}
+
+@test "apply refuses a worktree with uncommitted changes" {
+	run "$TOP/tools/apply.sh" "$T/series"
+	wt=${lines[-1]}
+	echo edit >>"$wt/block/blk-mq.c"
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"uncommitted changes"* ]]
+	grep -q edit "$wt/block/blk-mq.c"
+}
+
+@test "apply again with nothing changed is fine" {
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -eq 0 ]
+}
+
+@test "KERNEL with an existing branch of our name: one error line" {
+	git -C "$K" branch blk-sched-kunit
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"branch blk-sched-kunit already exists"* ]]
+}
+
+@test "lint-series: the fixture series is consistent" {
+	run "$TOP/tools/lint-series.sh" "$T/series"
+	[ "$status" -eq 0 ]
+}
+
+@test "lint-series: orphan, missing file and missing Signed-off-by are reported" {
+	cp "$T/patches/block-bfq-first-change.patch" "$T/patches/orphan.patch"
+	echo gone.patch >>"$T/series"
+	sed -i '/^Signed-off-by:/d' "$T/patches/block-bfq-second-change.patch"
+	run "$TOP/tools/lint-series.sh" "$T/series"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"orphan.patch is in"*"not listed"* ]]
+	[[ "$output" == *"lists gone.patch but"* ]]
+	[[ "$output" == *"block-bfq-second-change.patch: no 'Signed-off-by"* ]]
+}

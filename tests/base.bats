@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# base.sh: the private apt state is built from the machine's own apt
+# sources (no host name in the repository), and Debian's .gitignore trap.
+
+load helper
+
+setup() {
+	common_setup
+	fake_bin
+	# apt-get indextargets as a machine with a bookworm mirror answers it.
+	cat >"$BATS_TEST_TMPDIR/bin/apt-get" <<'EOS'
+#!/bin/sh
+[ "$1" = indextargets ] || exit 1
+cat <<EOT
+deb Packages http://mirror.test/debian/ bookworm main
+deb Packages http://mirror.test/debian/ bookworm-updates main
+deb Packages http://security.test/debian-security/ bookworm-security main
+deb Translations http://mirror.test/debian/ bookworm main
+deb Packages http://other.test/node/ nodistro main
+EOT
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/bin/apt-get"
+	printf 'ID=debian\nVERSION_CODENAME=bookworm\n' >"$BATS_TEST_TMPDIR/os-release"
+	export BSK_OS_RELEASE=$BATS_TEST_TMPDIR/os-release
+}
+
+@test "mainline: unstable and stable-backports on the machine's own mirror, signed-by the keyring" {
+	run bash -c ". '$TOP/tools/base.sh' mainline; make_sources"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://mirror.test/debian/ unstable main" ]
+	[ "${lines[1]}" = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://mirror.test/debian/ stable-backports main" ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "lts: only the machine's own suites" {
+	run bash -c ". '$TOP/tools/base.sh' lts; make_sources"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "$output" == *" http://mirror.test/debian/ bookworm main"* ]]
+	[[ "$output" == *" http://mirror.test/debian/ bookworm-updates main"* ]]
+	[[ "$output" == *" http://security.test/debian-security/ bookworm-security main"* ]]
+	[[ "$output" != *"other.test"* ]]
+	[[ "$output" != *"unstable"* ]]
+}
+
+@test "no repository for this release in the apt sources: one error line" {
+	printf 'VERSION_CODENAME=trixie\n' >"$BSK_OS_RELEASE"
+	run bash -c ". '$TOP/tools/base.sh' mainline; make_sources"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"no Debian 'trixie' repository"* ]]
+}
+
+@test "no mirror host name is written in the repository" {
+	run grep -rIlE '(deb|ftp|security)\.debian\.org|mirror\.[a-z]+\.(org|net|com)' \
+		"$TOP/tools" "$TOP/Makefile" "$TOP/README.md" "$TOP/.ci" "$TOP/configs" "$TOP/kunit"
+	[ "$status" -eq 1 ]
+}
+
+@test "the .gitignore rules Debian appends are removed, the rest kept" {
+	d=$BATS_TEST_TMPDIR/src
+	mkdir -p "$d"
+	printf '.*\n*.o\n\n# Debian packaging\n/*\n!/debian/\n' >"$d/.gitignore"
+	run bash -c ". '$TOP/tools/base.sh' mainline; fix_gitignore '$d'"
+	[ "$status" -eq 0 ]
+	! grep -qx '/\*' "$d/.gitignore"
+	! grep -qx '!/debian/' "$d/.gitignore"
+	grep -qx '\*.o' "$d/.gitignore"
+	mkdir -p "$d/block" && echo x >"$d/block/a.c"
+	git -C "$d" init -q && git -C "$d" add -A
+	git -C "$d" ls-files --cached | grep -qx block/a.c
+}
+
+@test "unknown BASE: one error line" {
+	run "$TOP/tools/base.sh" stable
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"unknown BASE 'stable'"* ]]
+}
+
+@test "missing keyring: one error line naming the package" {
+	BSK_KEYRING=$BATS_TEST_TMPDIR/none.gpg run "$TOP/tools/base.sh" mainline
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"apt-get install debian-archive-keyring"* ]]
+}
+
+@test "no space in the cache: one error line, nothing fetched" {
+	cat >"$BATS_TEST_TMPDIR/bin/df" <<'EOS'
+#!/bin/sh
+printf 'Filesystem 1M-blocks Used Available Capacity Mounted\n/dev/x 100 99 1 99%% /\n'
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/bin/df"
+	run bash -c ". '$TOP/tools/lib.sh'; need_space 4096 '$BSK_CACHE/src'"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"not enough space"*"1 MiB free, 4096 MiB needed"* ]]
+}

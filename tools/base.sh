@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# base.sh [mainline|lts] - fetch a Debian linux-source package into the cache
+# and turn it into a git tree with one commit, tagged vX.Y.Z.  Prints the
+# tree's path on stdout.  Nothing is installed system-wide: the package is
+# found through a private apt state under $BSK_CACHE/apt/<base>, whose
+# sources are derived at run time from the machine's own apt configuration and
+# whose signatures are checked against the Debian archive keyring.
+#
+#   mainline  newest linux-source-X.Y in Debian unstable / stable-backports
+#   lts       linux-source-$BSK_LTS_SERIES (default 6.12) from the machine's suites
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+BASE=${1:-${BASE:-mainline}}
+KEYRING=${BSK_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+OS_RELEASE=${BSK_OS_RELEASE:-/etc/os-release}
+LTS_SERIES=${BSK_LTS_SERIES:-6.12}
+APT_DIR=$BSK_CACHE/apt/$BASE
+SRC_DIR=$BSK_CACHE/src
+
+case $BASE in
+mainline|lts) ;;
+*) die "unknown BASE '$BASE' (use BASE=mainline or BASE=lts, or KERNEL=/path/to/linux)" ;;
+esac
+
+# The machine's apt repositories: "URI RELEASE COMPONENT", deb Packages only.
+machine_repos() {
+	# shellcheck disable=SC2016 # apt format fields, not shell
+	apt-get indextargets --format '$(TARGET_OF) $(IDENTIFIER) $(REPO_URI) $(RELEASE) $(COMPONENT)' |
+		awk '$1 == "deb" && $2 == "Packages" { print $3, $4, $5 }' | sort -u
+}
+
+codename() {
+	# shellcheck disable=SC1090
+	(. "$OS_RELEASE" && printf '%s\n' "${VERSION_CODENAME:-}")
+}
+
+# Write the private sources.list for $BASE on stdout.
+make_sources() {
+	local cn repos mirror suite
+	cn=$(codename)
+	[ -n "$cn" ] || die "no VERSION_CODENAME in $OS_RELEASE: cannot tell which Debian release this is"
+	repos=$(machine_repos)
+	mirror=$(awk -v cn="$cn" '$2 == cn { print $1; exit }' <<<"$repos")
+	[ -n "$mirror" ] ||
+		die "no Debian '$cn' repository in this machine's apt sources (apt-get indextargets shows none); add one to /etc/apt/sources.list.d/"
+	if [ "$BASE" = lts ]; then
+		awk -v cn="$cn" -v kr="$KEYRING" \
+			'$2 == cn || index($2, cn "-") == 1 { printf "deb [signed-by=%s] %s %s %s\n", kr, $1, $2, $3 }' <<<"$repos"
+	else
+		for suite in ${BSK_MAINLINE_SUITES:-unstable stable-backports}; do
+			printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$mirror" "$suite"
+		done
+	fi
+}
+
+APT_OPTS=(-o "Dir::State::Lists=$APT_DIR/lists"
+	  -o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
+	  -o "Dir::Etc::sourceparts=$APT_DIR/sources.list.d"
+	  -o "Dir::Etc::preferencesparts=$APT_DIR/preferences.d"
+	  -o "Dir::Cache=$APT_DIR/cache"
+	  -o "Acquire::Languages=none"
+	  -o "APT::Get::List-Cleanup=false")
+# The private state lives in the user's cache, which apt's _apt user may not
+# be able to read; download as the calling user instead.
+[ "$(id -u)" != 0 ] || APT_OPTS+=(-o "APT::Sandbox::User=root")
+
+apt_update() {
+	mkdir -p "$APT_DIR"/lists/partial "$APT_DIR"/cache/archives/partial \
+		 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
+	make_sources >"$APT_DIR/sources.list"
+	apt-get -q "${APT_OPTS[@]}" update >"$APT_DIR/update.log" 2>&1 ||
+		return 1
+	! grep -qE '^(W|E): ' "$APT_DIR/update.log"
+}
+
+# Some mirrors serve a stale copy under the alias "stable-backports"; ask
+# for the suite by the codename its own Release file gives.
+resolve_backports() {
+	local rel cn
+	rel=$(find "$APT_DIR/lists" -maxdepth 1 -name '*_dists_stable-backports_InRelease' | head -n 1)
+	[ -n "$rel" ] || return 0
+	cn=$(sed -n 's/^Codename: //p' "$rel" | head -n 1)
+	[ -n "$cn" ] && [ "$cn" != stable-backports ] || return 0
+	BSK_MAINLINE_SUITES="unstable $cn" apt_update
+}
+
+# Newest "package version" for $BASE.
+pick_package() {
+	local pkg ver
+	if [ "$BASE" = lts ]; then
+		pkg=linux-source-$LTS_SERIES
+	else
+		pkg=$(apt-cache "${APT_OPTS[@]}" pkgnames linux-source- |
+			grep -E '^linux-source-[0-9]+\.[0-9]+$' | sort -V | tail -n 1)
+	fi
+	[ -n "$pkg" ] || return 1
+	ver=$(apt-cache "${APT_OPTS[@]}" show "$pkg" 2>/dev/null |
+		sed -n 's/^Version: //p' | sort -V | tail -n 1)
+	[ -n "$ver" ] || return 1
+	printf '%s %s\n' "$pkg" "$ver"
+}
+
+# Remove Debian's "ignore everything at the top level" rules, which would
+# hide the whole tree from git add.
+fix_gitignore() {
+	local f=$1/.gitignore
+	[ -f "$f" ] || return 0
+	sed -i -e '\#^/\*$#d' -e '\#^!/debian/$#d' "$f"
+}
+
+kernel_version() {
+	make -s -C "$1" kernelversion 2>/dev/null ||
+		awk -F' *= *' '/^VERSION/{v=$2} /^PATCHLEVEL/{p=$2} /^SUBLEVEL/{s=$2} END{print v "." p "." s}' "$1/Makefile"
+}
+
+extract() {
+	local pkg=$1 ver=$2 tmp tarball kv dest
+	need_space 4096 "$SRC_DIR"
+	mkdir -p "$SRC_DIR"
+	tmp=$(mktemp -d "$SRC_DIR/.fetch.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	info "downloading $pkg $ver (signature checked against $KEYRING)"
+	(cd "$tmp" && apt-get -q "${APT_OPTS[@]}" download "$pkg=$ver" >/dev/null) ||
+		die "apt-get download $pkg=$ver failed (see $APT_DIR/update.log)"
+	dpkg-deb -x "$tmp"/*.deb "$tmp/deb"
+	tarball=$(find "$tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
+	[ -n "$tarball" ] || die "$pkg $ver has no linux-source tarball in /usr/src"
+	mkdir "$tmp/linux"
+	info "extracting $(basename "$tarball")"
+	tar -xf "$tarball" -C "$tmp/linux" --strip-components=1
+	rm -rf "$tmp/deb" "$tmp"/*.deb
+	kv=$(kernel_version "$tmp/linux")
+	fix_gitignore "$tmp/linux"
+	info "making a git tree of Linux $kv"
+	(
+		cd "$tmp/linux"
+		bsk_git init -q -b base
+		bsk_git add -A
+		bsk_git commit -q -m "Linux $kv" \
+			-m "Debian package $pkg $ver, unpacked as is except for .gitignore: the top-level \"/*\" and \"!/debian/\" rules Debian appends are removed so that git sees the tree."
+		bsk_git tag "v$kv"
+		printf '%s %s\n' "$pkg" "$ver" >.git/bsk-package
+	)
+	dest=$SRC_DIR/linux-$kv
+	[ ! -e "$dest" ] || die "$dest exists but is not the tree of $pkg $ver; move it away"
+	mv "$tmp/linux" "$dest"
+	rm -rf "$tmp"
+	trap - EXIT
+	ln -sfn "linux-$kv" "$SRC_DIR/$BASE"
+}
+
+main() {
+	local pv pkg ver cur
+	command -v apt-get >/dev/null || die "apt-get not found: the Debian kernel bases need a Debian machine (or use KERNEL=/path/to/linux)"
+	[ -r "$KEYRING" ] || die "$KEYRING missing: apt-get install debian-archive-keyring"
+	cur=$SRC_DIR/$BASE
+	if ! apt_update || ! resolve_backports || ! pv=$(pick_package); then
+		if [ -e "$cur/.git/bsk-package" ]; then
+			info "package lists unavailable; reusing $(cat "$cur/.git/bsk-package") in $cur"
+			readlink -f "$cur"
+			return 0
+		fi
+		die "cannot find a linux-source package for BASE=$BASE through the private apt state (see $APT_DIR/update.log)"
+	fi
+	read -r pkg ver <<<"$pv"
+	if [ -e "$cur/.git/bsk-package" ] && [ "$(cat "$cur/.git/bsk-package")" = "$pkg $ver" ]; then
+		info "base $BASE: $pkg $ver (cached, tag $(git -C "$cur" describe --tags --abbrev=0))"
+		readlink -f "$cur"
+		return 0
+	fi
+	extract "$pkg" "$ver"
+	info "base $BASE: $pkg $ver -> $(readlink -f "$cur") (tag $(git -C "$cur" describe --tags --abbrev=0))"
+	readlink -f "$cur"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	main
+fi

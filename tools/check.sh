@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh - the full gate: dependencies, the tools' own tests, series
+# consistency, apply (git am, and quilt on a plain tree), checkpatch --strict
+# on every patch, KUnit after every patch in order (bisectability), sparse on
+# the objects the series touches, and bloat-o-meter for every patch that says
+# "No functional change".  Each stage prints its duration; the last line is
+# "N passed, N failed", where N counts checks and KUnit cases.
+set -uo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+T0=$SECONDS
+cd "$BSK_TOP" || exit 1
+SERIES=${SERIES:-$BSK_TOP/series}
+LOGDIR=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-check
+mkdir -p "$LOGDIR"
+passed=0
+failed=0
+failures=()
+
+# record NAME RC [N]: one result (N cases, default 1).
+record() {
+	local n=${3:-1}
+	if [ "$2" -eq 0 ]; then
+		passed=$((passed + n))
+		printf 'PASS  %s\n' "$1"
+	else
+		failed=$((failed + n))
+		failures+=("$1")
+		printf 'FAIL  %s\n' "$1"
+	fi
+}
+
+finish() {
+	printf '\ncheck: logs in %s; total %ds\n' "$LOGDIR" $((SECONDS - T0))
+	for f in "${failures[@]}"; do
+		printf 'failed: %s\n' "$f"
+	done
+	printf '%s passed, %s failed\n' "$passed" "$failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+stage "dependencies"
+tools/deps.sh base build x86 check
+record "dependencies" $?
+[ "${failed}" -eq 0 ] || finish
+stage_end
+
+stage "tools: shellcheck and bats"
+shellcheck "$BSK_TOP"/tools/*.sh "$BSK_TOP"/tests/*.bash "$BSK_TOP"/.ci/run >"$LOGDIR/shellcheck.log" 2>&1
+record "shellcheck tools" $?
+bats --tap "$BSK_TOP/tests" >"$LOGDIR/bats.tap" 2>&1
+rc=$?
+ok=$(grep -c '^ok ' "$LOGDIR/bats.tap")
+nok=$(grep -c '^not ok ' "$LOGDIR/bats.tap")
+grep '^not ok ' "$LOGDIR/bats.tap"
+[ "$ok" -gt 0 ] || nok=$((nok + 1))
+[ "$rc" -eq 0 ] || [ "$nok" -gt 0 ] || nok=1
+passed=$((passed + ok))
+failed=$((failed + nok))
+[ "$nok" -eq 0 ] || failures+=("bats: $nok failed (see $LOGDIR/bats.tap)")
+printf '%s  bats tests/: %d ok, %d not ok\n' "$([ "$nok" -eq 0 ] && echo PASS || echo FAIL)" "$ok" "$nok"
+stage_end
+
+stage "series consistency"
+tools/lint-series.sh "$SERIES"
+record "series <-> patches" $?
+stage_end
+
+stage "base and apply"
+wt=$(tools/apply.sh "$SERIES")
+record "git am of the series onto the ${BASE:-mainline} base" $?
+stage_end
+[ -n "$wt" ] || finish
+read -r _ _ base < <(tools/tree.sh)
+
+stage "quilt push -a on a plain tree"
+qt=$(mktemp -d)
+mapfile -t files < <(git -C "$wt" diff --name-only "$base" HEAD)
+for f in "${files[@]}"; do
+	if git -C "$wt" cat-file -e "$base:$f" 2>/dev/null; then
+		mkdir -p "$qt/$(dirname "$f")"
+		git -C "$wt" show "$base:$f" >"$qt/$f"
+	fi
+done
+(cd "$qt" && QUILT_PATCHES="$(dirname "$SERIES")/patches" QUILT_SERIES="$SERIES" \
+	quilt push -a -q --fuzz=0 >"$LOGDIR/quilt.log" 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	for f in "${files[@]}"; do
+		cmp -s "$qt/$f" "$wt/$f" || { echo "quilt result differs from git am: $f"; rc=1; }
+	done
+else
+	cat "$LOGDIR/quilt.log"
+fi
+rm -rf "$qt"
+record "quilt push -a --fuzz=0 gives the same files as git am" "$rc"
+stage_end
+
+stage "checkpatch --strict"
+while read -r p; do
+	# Debian's python3 first: it has the modules spdxcheck.py needs.
+	(cd "$wt" && PATH=/usr/bin:/bin:$PATH scripts/checkpatch.pl --strict --quiet --show-types \
+		"$(dirname "$SERIES")/patches/$p") >"$LOGDIR/checkpatch-$p.log" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] || cat "$LOGDIR/checkpatch-$p.log"
+	record "checkpatch --strict $p" "$rc"
+done < <(series_patches "$SERIES")
+stage_end
+
+stage "KUnit after every patch (${ARCH:-um})"
+mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
+i=0
+for c in "${commits[@]}"; do
+	i=$((i + 1))
+	subj=$(git -C "$wt" log -1 --format=%s "$c")
+	git -C "$wt" checkout -q --detach "$c"
+	t=$SECONDS
+	tools/kunit.sh "$wt" >"$LOGDIR/kunit-$i.log" 2>&1
+	rc=$?
+	line=$(tail -n 1 "$LOGDIR/kunit-$i.log")
+	p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<<"$line")
+	f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<<"$line")
+	[ "$rc" -eq 0 ] || [ "${f:-0}" -gt 0 ] || f=1
+	[ "$i" -lt "${#commits[@]}" ] || cp "$LOGDIR/kunit-$i.log" "$LOGDIR/kunit-tip.log"
+	if [ "${f:-1}" -eq 0 ]; then
+		passed=$((passed + ${p:-0}))
+		printf 'PASS  KUnit at %d/%d "%s": %s (%ds)\n' "$i" "${#commits[@]}" "$subj" "$line" $((SECONDS - t))
+	else
+		grep -E 'FAILED|CRASHED|error|Error' "$LOGDIR/kunit-$i.log" | head -n 20
+		failed=$((failed + ${f:-1}))
+		passed=$((passed + ${p:-0}))
+		failures+=("KUnit at patch $i \"$subj\" (see $LOGDIR/kunit-$i.log)")
+		printf 'FAIL  KUnit at %d/%d "%s": %s\n' "$i" "${#commits[@]}" "$subj" "$line"
+	fi
+done
+git -C "$wt" checkout -q "$BSK_BRANCH"
+stage_end
+
+stage "sparse (x86_64, C=2) on the objects the series touches"
+tools/objcheck.sh sparse "$wt" "$base" "$BSK_BRANCH" >"$LOGDIR/sparse.log" 2>&1
+rc=$?
+cat "$LOGDIR/sparse.log"
+record "sparse: no new warnings" "$rc"
+stage_end
+
+stage "bloat-o-meter on patches that claim no functional change"
+for c in "${commits[@]}"; do
+	git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
+	subj=$(git -C "$wt" log -1 --format=%s "$c")
+	tools/objcheck.sh bloat "$wt" "$c^" "$c" >"$LOGDIR/bloat-$c.log" 2>&1
+	rc=$?
+	cat "$LOGDIR/bloat-$c.log"
+	record "no growth: $subj" "$rc"
+done
+stage_end
+
+finish

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh [GROUP...] - make sure the Debian packages a step needs are there.
+# As root, missing packages are installed (apt-get update once first);
+# otherwise the exact apt-get line is printed and the script stops.
+#
+# Groups: base (fetch a kernel base), build (kunit.py under UML),
+# x86 (kunit.py under QEMU), check (the full gate).
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# "command package" pairs per group.
+# shellcheck disable=SC2034 # read through ${!var}
+group_base="apt-get:apt dpkg-deb:dpkg xz:xz-utils git:git gpgv:gpgv make:make"
+# shellcheck disable=SC2034
+group_build="gcc:gcc make:make flex:flex bison:bison bc:bc python3:python3 perl:perl ccache:ccache"
+# shellcheck disable=SC2034
+group_x86="qemu-system-x86_64:qemu-system-x86 cpio:cpio"
+# shellcheck disable=SC2034
+group_check="sparse:sparse quilt:quilt bats:bats shellcheck:shellcheck b4:b4"
+# Build headers, and the Python modules scripts/spdxcheck.py (run by
+# checkpatch with Debian's python3) imports, checked by file.
+# shellcheck disable=SC2034
+files_build="/usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev"
+# shellcheck disable=SC2034
+files_check="/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
+
+missing=()
+want() {
+	case " ${missing[*]-} " in *" $1 "*) ;; *) missing+=("$1") ;; esac
+}
+
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=(base build)
+for g in "${groups[@]}"; do
+	var=group_$g
+	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 check)"
+	for pair in ${!var}; do
+		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}"
+	done
+	files=files_$g
+	for pair in ${!files-}; do
+		[ -e "${pair%%:*}" ] || want "${pair#*:}"
+	done
+done
+
+[ ${#missing[@]} -gt 0 ] || exit 0
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" != 0 ] || [ -n "${BSK_NO_INSTALL:-}" ]; then
+	die "missing Debian packages; run: sudo apt-get update && sudo $line"
+fi
+info "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get -q update >/dev/null || die "apt-get update failed; run: apt-get update && $line"
+apt-get -q -y --no-install-recommends install "${missing[@]}" >/dev/null ||
+	die "apt-get install failed; run: $line"

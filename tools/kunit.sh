@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kunit.sh [TREE] - run the series' KUnit suites with kunit.py in TREE
+# (default: the applied worktree).  The suites come from the in-tree
+# block/tests/.kunitconfig that the series adds (the one source of truth);
+# kunit/$ARCH.kunitconfig adds what a run on that arch needs.
+#
+#   ARCH=um (default) or x86_64 (QEMU, TCG, -smp 4)
+#   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
+#
+# The build directory is kept per tree and arch in the cache, so later runs
+# are incremental.  Each run's kunit.py output, KTAP log and --json
+# (KernelCI format) go to $BSK_CACHE/runs/<stamp>.  Last line on stdout:
+# "N passed, N failed".
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+arch=${ARCH:-um}
+case $arch in
+um) qemu=() ;;
+x86_64) qemu=(--qemu_args "-smp 4") ;;
+*) die "ARCH=$arch is not supported (use ARCH=um or ARCH=x86_64)" ;;
+esac
+
+tree=${1:-}
+if [ -z "$tree" ]; then
+	read -r _ tree _ < <("$BSK_TOP/tools/tree.sh") || exit 1
+	[ -d "$tree" ] || die "no applied tree at $tree; run 'make apply' first"
+fi
+[ -f "$tree/block/tests/.kunitconfig" ] ||
+	die "$tree has no block/tests/.kunitconfig: the series is not applied there"
+
+name=${BSK_BUILD_NAME:-$(basename "$tree")}
+build=$BSK_CACHE/build/$name-$arch
+run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-$arch
+need_space 3072 "$BSK_CACHE"
+mkdir -p "$build" "$run"
+
+args=(run --build_dir="$build" --jobs="$(nproc)" --arch="$arch"
+      --kunitconfig=block/tests --json="$run/results.json" --timeout=600)
+[ ! -f "$BSK_TOP/kunit/$arch.kunitconfig" ] ||
+	args+=(--kunitconfig="$BSK_TOP/kunit/$arch.kunitconfig")
+if command -v ccache >/dev/null; then
+	cc=gcc
+	[ "$arch" = um ] || cc=x86_64-linux-gnu-gcc
+	command -v "$cc" >/dev/null || cc=gcc
+	args+=(--make_options "CC=ccache $cc")
+fi
+[ ${#qemu[@]} -eq 0 ] || args+=("${qemu[@]}")
+[ -z "${KUNIT_FILTER:-}" ] || args+=("$KUNIT_FILTER")
+
+info "kunit.py ${args[*]} (in $tree)"
+rc=0
+(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") 2>&1 |
+	tee "$run/kunit.log" || rc=$?
+[ ! -f "$build/test.log" ] || cp "$build/test.log" "$run/ktap.log"
+
+# kunit.py ends with "Testing complete. Ran N tests: passed: P, failed: F, ..."
+sum=$(grep -a 'Testing complete\. Ran' "$run/kunit.log" | tail -n 1 || true)
+passed=$(sed -n 's/.*passed: \([0-9]*\).*/\1/p' <<<"$sum")
+failed=$(sed -n 's/.*failed: \([0-9]*\).*/\1/p' <<<"$sum")
+crashed=$(sed -n 's/.*crashed: \([0-9]*\).*/\1/p' <<<"$sum")
+errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$sum")
+passed=${passed:-0}
+failed=$(( ${failed:-0} + ${crashed:-0} + ${errors:-0} ))
+if [ -z "$sum" ] || [ "$passed" -eq 0 ]; then
+	# no result line (build or boot failure) or nothing ran: that is a failure
+	[ "$failed" -gt 0 ] || failed=1
+fi
+[ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+info "results in $run (kunit.log, ktap.log, results.json)"
+printf '%s passed, %s failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the blk-sched-kunit tools.  Sourced, never executed.
+# shellcheck shell=bash
+
+BSK_TOP=${BSK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BSK_CACHE=${BSK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/blk-sched-kunit}
+BSK_NAME="blk-sched-kunit maintainers"
+BSK_EMAIL="maintainers@blk-sched-kunit.invalid"
+BSK_BRANCH=${BSK_BRANCH:-blk-sched-kunit}
+export BSK_TOP BSK_CACHE
+
+# One clear line on stderr, then exit.
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+info() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+}
+
+# Run git as the role identity (base commits, git am).
+bsk_git() {
+	git -c user.name="$BSK_NAME" -c user.email="$BSK_EMAIL" \
+	    -c commit.gpgsign=false -c tag.gpgsign=false "$@"
+}
+
+# Patch files listed in a quilt series file, in order (comments and
+# quilt options after the name are ignored).
+series_patches() {
+	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]].*//' "$1" |
+		grep -v '^$' || true
+}
+
+# Need at least $1 MiB free under directory $2 (or its nearest existing parent).
+need_space() {
+	local mib=$1 dir=$2 avail
+	while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
+	avail=$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')
+	[ "${avail:-0}" -ge "$mib" ] ||
+		die "not enough space in $dir: ${avail} MiB free, ${mib} MiB needed (set BSK_CACHE to another disk)"
+}
+
+# Stage timer: "stage NAME" starts one, "stage_end" prints its duration.
+stage() {
+	BSK_STAGE=$1
+	BSK_STAGE_T0=$SECONDS
+	printf '==> %s\n' "$BSK_STAGE" >&2
+}
+
+stage_end() {
+	printf '==> %s: %ds\n' "$BSK_STAGE" $((SECONDS - BSK_STAGE_T0)) >&2
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint-series.sh [SERIES] - is SERIES consistent with patches/?  Every listed
+# patch exists and is listed once, no patch file is left out, each patch is a
+# git format-patch mail from the role identity with a Signed-off-by from it
+# and a diff, and the cover letter is there.  One line per problem; exits
+# non-zero if there is any.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+SERIES=${1:-${SERIES:-$BSK_TOP/series}}
+PATCHDIR=$(dirname "$SERIES")/patches
+[ -f "$SERIES" ] || die "no series file $SERIES"
+ident="$BSK_NAME <$BSK_EMAIL>"
+bad=0
+problem() {
+	printf '%s\n' "$*"
+	bad=1
+}
+
+mapfile -t listed < <(series_patches "$SERIES")
+[ ${#listed[@]} -gt 0 ] || problem "$SERIES lists no patches"
+for d in $(printf '%s\n' "${listed[@]}" | sort | uniq -d); do
+	problem "$SERIES lists $d more than once"
+done
+for p in "${listed[@]}"; do
+	f=$PATCHDIR/$p
+	if [ ! -f "$f" ]; then
+		problem "$SERIES lists $p but $f does not exist"
+		continue
+	fi
+	head -n 1 "$f" | grep -qE '^From [0-9a-f]{40} ' || problem "$p: not a git format-patch mail (no 'From <sha>' line)"
+	grep -qxF "From: $ident" "$f" || problem "$p: From: is not '$ident'"
+	grep -q '^Subject: \[PATCH' "$f" || problem "$p: no 'Subject: [PATCH...' header"
+	grep -qxF "Signed-off-by: $ident" "$f" || problem "$p: no 'Signed-off-by: $ident'"
+	grep -q '^diff --git ' "$f" || problem "$p: contains no diff"
+done
+# Orphans: patch files beside the series that it does not list.
+while IFS= read -r f; do
+	n=${f#"$PATCHDIR"/}
+	printf '%s\n' "${listed[@]}" | grep -qxF "$n" ||
+		problem "$n is in $PATCHDIR but not listed in $SERIES"
+done < <(find "$PATCHDIR" -maxdepth 1 -type f -name '*.patch' | sort)
+[ -f "$PATCHDIR/cover-letter" ] || problem "no cover letter at $PATCHDIR/cover-letter"
+[ "$bad" -eq 0 ] || exit 1
+info "$SERIES: ${#listed[@]} patches, consistent"
