@@ -5,7 +5,7 @@
 #
 #   make              dependencies -> base -> apply the series -> KUnit
 #   make check        the full gate (tools/check.sh)
-#   make apply | refresh | kunit | base | deps | test-tools
+#   make apply | refresh | kunit | base | deps | test-tools | mutate
 #
 #   BASE=mainline|lts   Debian kernel base (default mainline)
 #   KERNEL=/path        your own kernel git tree instead (never modified)
@@ -19,7 +19,7 @@ export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER
 
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
 
-.PHONY: all deps base apply refresh kunit check test-tools
+.PHONY: all deps base apply refresh kunit check test-tools mutate
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -42,6 +42,11 @@ kunit: deps
 
 check:
 	@tools/check.sh
+
+# Every mutation listed in kunit/mutations/*.tsv must make a suite fail.
+mutate: deps
+	@tools/apply.sh >/dev/null
+	@rc=0; for f in kunit/mutations/*.tsv; do tools/mutate.sh $$f || rc=1; done; exit $$rc
 
 test-tools:
 	@tools/deps.sh check

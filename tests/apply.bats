@@ -104,11 +104,15 @@ setup() {
 	grep -q edit "$wt/block/blk-mq.c"
 }
 
-@test "apply again with nothing changed is fine" {
+@test "apply again with nothing changed leaves the files alone" {
 	run "$TOP/tools/apply.sh" "$T/series"
 	[ "$status" -eq 0 ]
+	wt=${lines[-1]}
+	touch -d '2001-01-01' "$wt/block/bfq-iosched.c"
 	run "$TOP/tools/apply.sh" "$T/series"
 	[ "$status" -eq 0 ]
+	[[ "$output" == *"already applied"* ]]
+	[ "$(stat -c %Y "$wt/block/bfq-iosched.c")" = "$(date -d 2001-01-01 +%s)" ]
 }
 
 @test "KERNEL with an existing branch of our name: one error line" {
@@ -133,4 +137,13 @@ setup() {
 	[[ "$output" == *"orphan.patch is in"*"not listed"* ]]
 	[[ "$output" == *"lists gone.patch but"* ]]
 	[[ "$output" == *"block-bfq-second-change.patch: no 'Signed-off-by"* ]]
+}
+
+@test "apply again after a patch changed re-applies it" {
+	run "$TOP/tools/apply.sh" "$T/series"
+	wt=${lines[-1]}
+	sed -i 's/^Why and what\.$/Why, and then what./' "$T/patches/block-bfq-second-change.patch"
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	[[ "$(git -C "$wt" log -1 --format=%B)" == *"Why, and then what."* ]]
 }

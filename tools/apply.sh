@@ -22,6 +22,9 @@ done
 read -r repo wt base < <("$BSK_TOP/tools/tree.sh") || exit 1
 [ -n "${base:-}" ] || exit 1
 branch=$BSK_BRANCH
+# What this run would produce: the base commit and the exact patch bytes.
+fingerprint=$( (git -C "$repo" rev-parse "$base^{commit}"
+	for p in "${patches[@]}"; do printf '%s\n' "$p"; cat "$PATCHDIR/$p"; done) | sha1sum | cut -d' ' -f1)
 
 if [ -e "$wt" ]; then
 	common=$(cd "$wt" && git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) ||
@@ -35,6 +38,14 @@ if [ -e "$wt" ]; then
 	applied=$(cat "$gitdir/bsk-applied" 2>/dev/null || true)
 	[ "$head" = "$(git -C "$wt" rev-parse "$base^{commit}")" ] || [ "$head" = "$applied" ] ||
 		die "$wt has commits that are not in patches/; run 'make refresh' to keep them, or 'git -C $wt reset --hard $base' to drop them"
+	# Already applied from the same patches: leave the files (and so the
+	# build directories) alone.
+	if [ "$head" = "$applied" ] && [ "$(git -C "$wt" symbolic-ref -q --short HEAD)" = "$branch" ] &&
+	   [ "$(cat "$gitdir/bsk-fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
+		info "series already applied onto $base in $wt"
+		printf '%s\n' "$wt"
+		exit 0
+	fi
 	git -C "$wt" checkout -q -B "$branch" "$base"
 else
 	if git -C "$repo" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
@@ -57,10 +68,11 @@ for p in "${patches[@]}"; do
 			printf '%s\n' "$out" | grep -m1 . || true)
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
 		git -C "$wt" checkout -q -B "$branch" "$base"
-		rm -f "$gitdir/bsk-applied"
+		rm -f "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
 		die "patch $p does not apply to $base: ${why#error: } (worktree left at the base)"
 	fi
 done
 git -C "$wt" rev-parse HEAD >"$gitdir/bsk-applied"
+printf '%s\n' "$fingerprint" >"$gitdir/bsk-fingerprint"
 info "applied ${#patches[@]} patches onto $base in $wt"
 printf '%s\n' "$wt"

@@ -10,6 +10,10 @@
 #
 #   mainline  newest linux-source-X.Y in Debian unstable / stable-backports
 #   lts       linux-source-$BSK_LTS_SERIES (default 6.12) from the machine's suites
+#
+# The package lists are looked at again at most once a day
+# (BSK_BASE_MAX_AGE seconds); a newer package version gives a new tree
+# beside the old one.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -159,6 +163,14 @@ main() {
 	command -v apt-get >/dev/null || die "apt-get not found: the Debian kernel bases need a Debian machine (or use KERNEL=/path/to/linux)"
 	[ -r "$KEYRING" ] || die "$KEYRING missing: apt-get install debian-archive-keyring"
 	cur=$SRC_DIR/$BASE
+	# Within a day of the last look at the package lists, reuse the tree
+	# without asking the mirror again (BSK_BASE_MAX_AGE=0 forces a look).
+	if [ -e "$cur/.git/bsk-package" ] && [ -f "$APT_DIR/update.log" ] &&
+	   [ $(( $(date +%s) - $(stat -c %Y "$APT_DIR/update.log") )) -lt "${BSK_BASE_MAX_AGE:-86400}" ]; then
+		info "base $BASE: $(cat "$cur/.git/bsk-package") (cached, tag $(git -C "$cur" describe --tags --abbrev=0))"
+		readlink -f "$cur"
+		return 0
+	fi
 	if ! apt_update || ! resolve_backports || ! pv=$(pick_package); then
 		if [ -e "$cur/.git/bsk-package" ]; then
 			info "package lists unavailable; reusing $(cat "$cur/.git/bsk-package") in $cur"

@@ -44,7 +44,7 @@ finish() {
 }
 
 stage "dependencies"
-tools/deps.sh base build x86 check
+tools/deps.sh base build check
 record "dependencies" $?
 [ "${failed}" -eq 0 ] || finish
 stage_end

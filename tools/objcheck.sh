@@ -66,7 +66,9 @@ for side in a b; do
 	if [ "$mode" = sparse ]; then
 		for o in "${objs[@]}"; do
 			[ -f "$tree/${o%.o}.c" ] || continue
-			kmake C=2 "$o" 2>&1 | grep -E '(warning|error):' |
+			kmake C=2 "$o" >"$tmp/$side/log" 2>&1 ||
+				die "x86_64 build of $o failed at ${!side}: $(grep -m1 -E 'error' "$tmp/$side/log")"
+			grep -E '(warning|error):' "$tmp/$side/log" |
 				sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$tmp/$side/sparse" || true
 		done
 	else

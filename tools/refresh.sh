@@ -57,6 +57,9 @@ for n in "${names[@]}"; do
 	printf '%s\n' "$n" >>"$tmp/series"
 done
 mv "$tmp/series" "$SERIES"
-# What is exported may be re-applied by apply.sh without losing anything.
-git -C "$wt" rev-parse HEAD >"$(git -C "$wt" rev-parse --absolute-git-dir)/bsk-applied"
+# What is exported may be re-applied by apply.sh without losing anything;
+# the next apply re-applies from the new files.
+gitdir=$(git -C "$wt" rev-parse --absolute-git-dir)
+git -C "$wt" rev-parse HEAD >"$gitdir/bsk-applied"
+rm -f "$gitdir/bsk-fingerprint"
 info "exported ${#names[@]} patches from $wt to $PATCHDIR"
