@@ -17,7 +17,7 @@ setup() {
 	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/deps.sh" check
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == *"run: sudo apt-get update && sudo apt-get install -y --no-install-recommends sparse quilt bats shellcheck b4" ]]
+	[[ "$output" == *"run: sudo apt-get update && sudo apt-get install -y --no-install-recommends sparse dpkg-dev quilt bats shellcheck b4" ]]
 }
 
 @test "every package is named once even if two commands need it" {

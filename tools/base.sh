@@ -42,15 +42,23 @@ codename() {
 	(. "$OS_RELEASE" && printf '%s\n' "${VERSION_CODENAME:-}")
 }
 
+# The mirror serving this machine's own Debian release.
+mirror_uri() {
+	local cn mirror
+	cn=$(codename)
+	[ -n "$cn" ] || die "no VERSION_CODENAME in $OS_RELEASE: cannot tell which Debian release this is"
+	mirror=$(machine_repos | awk -v cn="$cn" '$2 == cn { print $1; exit }')
+	[ -n "$mirror" ] ||
+		die "no Debian '$cn' repository in this machine's apt sources (apt-get indextargets shows none); add one to /etc/apt/sources.list.d/"
+	printf '%s\n' "$mirror"
+}
+
 # Write the private sources.list for $BASE on stdout.
 make_sources() {
 	local cn repos mirror suite
 	cn=$(codename)
-	[ -n "$cn" ] || die "no VERSION_CODENAME in $OS_RELEASE: cannot tell which Debian release this is"
+	mirror=$(mirror_uri) || exit 1
 	repos=$(machine_repos)
-	mirror=$(awk -v cn="$cn" '$2 == cn { print $1; exit }' <<<"$repos")
-	[ -n "$mirror" ] ||
-		die "no Debian '$cn' repository in this machine's apt sources (apt-get indextargets shows none); add one to /etc/apt/sources.list.d/"
 	if [ "$BASE" = lts ]; then
 		awk -v cn="$cn" -v kr="$KEYRING" \
 			'$2 == cn || index($2, cn "-") == 1 { printf "deb [signed-by=%s] %s %s %s\n", kr, $1, $2, $3 }' <<<"$repos"

@@ -25,6 +25,9 @@ if [ ! -d "$tree" ] || [ -z "$b" ]; then
 fi
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	die "$tree has uncommitted changes"
+# Resolve now: HEAD moves once the first side is checked out.
+a=$(git -C "$tree" rev-parse -q --verify "$a^{commit}") || die "not a commit in $tree: $3"
+b=$(git -C "$tree" rev-parse -q --verify "$b^{commit}") || die "not a commit in $tree: $4"
 
 name=${BSK_BUILD_NAME:-$(basename "$tree")}
 out=$BSK_CACHE/build/$name-x86_64-$mode
@@ -35,6 +38,11 @@ kmake() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 CC="$cc" -j"$(nproc)" "$@"
 }
 
+check=()
+if [ "$mode" = sparse ]; then
+	sp=$("$BSK_TOP/tools/sparse.sh" "$tree") || exit 1
+	check=(CHECK="$sp")
+fi
 frags=("$BSK_TOP/configs/x86_64-block.config")
 [ "$mode" = bloat ] || frags+=("$BSK_TOP/configs/kunit-tests.config")
 
@@ -66,8 +74,10 @@ for side in a b; do
 	if [ "$mode" = sparse ]; then
 		for o in "${objs[@]}"; do
 			[ -f "$tree/${o%.o}.c" ] || continue
-			kmake C=2 "$o" >"$tmp/$side/log" 2>&1 ||
+			kmake "${check[@]}" C=2 "$o" >"$tmp/$side/log" 2>&1 ||
 				die "x86_64 build of $o failed at ${!side}: $(grep -m1 -E 'error' "$tmp/$side/log")"
+			! grep -q 'is not available or not up to date' "$tmp/$side/log" ||
+				die "kbuild refused sparse at ${!side}: $(grep -m1 'not up to date' "$tmp/$side/log")"
 			grep -E '(warning|error):' "$tmp/$side/log" |
 				sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$tmp/$side/sparse" || true
 		done

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sparse.sh TREE - print the path of a sparse that TREE's
+# scripts/checker-valid.sh accepts.  Recent kernels need a sparse newer than
+# some Debian releases ship (7.x uses __typeof_unqual__; bookworm has
+# 0.6.4).  If the installed one is refused, Debian unstable's sparse source
+# package is fetched through a private apt state (deb-src, mirror read from
+# the machine's apt configuration, signatures checked) and built in the
+# cache, once.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=base.sh
+BASE=mainline . "$(dirname "${BASH_SOURCE[0]}")/base.sh"
+
+tree=${1:-}
+[ -x "$tree/scripts/checker-valid.sh" ] || die "usage: sparse.sh KERNEL_TREE (no scripts/checker-valid.sh in '$tree')"
+
+valid() {
+	[ "$("$tree/scripts/checker-valid.sh" "$1" -m64 2>/dev/null)" = 1 ]
+}
+
+if command -v sparse >/dev/null && valid sparse; then
+	command -v sparse
+	exit 0
+fi
+
+dir=$BSK_CACHE/sparse
+bin=$dir/src/sparse
+if [ -x "$bin" ] && valid "$bin"; then
+	printf '%s\n' "$bin"
+	exit 0
+fi
+
+command -v dpkg-source >/dev/null || die "dpkg-source not found; run: apt-get install dpkg-dev"
+info "installed sparse $(sparse --version 2>/dev/null || echo '(none)') is too old for $tree; building Debian unstable's sparse in $dir"
+APT_DIR=$dir/apt
+APT_OPTS=(-o "Dir::State::Lists=$APT_DIR/lists"
+	  -o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
+	  -o "Dir::Etc::sourceparts=$APT_DIR/sources.list.d"
+	  -o "Dir::Etc::preferencesparts=$APT_DIR/preferences.d"
+	  -o "Dir::Cache=$APT_DIR/cache"
+	  -o "Acquire::Languages=none")
+[ "$(id -u)" != 0 ] || APT_OPTS+=(-o "APT::Sandbox::User=root")
+mkdir -p "$APT_DIR"/lists/partial "$APT_DIR"/cache/archives/partial \
+	 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
+mirror=$(mirror_uri) || exit 1
+printf 'deb-src [signed-by=%s] %s unstable main\n' "$KEYRING" "$mirror" >"$APT_DIR/sources.list"
+apt-get -q "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
+	die "apt-get update for the sparse source package failed (see $dir/update.log)"
+rm -rf "$dir/dl" "$dir/src"
+mkdir -p "$dir/dl"
+(cd "$dir/dl" && apt-get -q "${APT_OPTS[@]}" source --download-only sparse >"$dir/fetch.log" 2>&1) ||
+	die "apt-get source sparse failed (see $dir/fetch.log)"
+dpkg-source -x "$dir"/dl/sparse_*.dsc "$dir/src" >>"$dir/fetch.log" 2>&1 ||
+	die "dpkg-source -x failed (see $dir/fetch.log)"
+make -C "$dir/src" -j"$(nproc)" sparse >"$dir/build.log" 2>&1 ||
+	die "building sparse failed (see $dir/build.log)"
+valid "$bin" || die "Debian unstable's sparse ($(basename "$dir"/dl/sparse_*.dsc .dsc)) is also refused by $tree/scripts/checker-valid.sh"
+info "using $("$bin" --version) from $(basename "$dir"/dl/sparse_*.dsc .dsc)"
+printf '%s\n' "$bin"
