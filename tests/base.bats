@@ -25,7 +25,7 @@ EOS
 }
 
 @test "mainline: unstable and stable-backports on the machine's own mirror, signed-by the keyring" {
-	run bash -c ". '$TOP/tools/base.sh' mainline; make_sources"
+	BASE=mainline run bash -c ". '$TOP/tools/base.sh'; make_sources"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://mirror.test/debian/ unstable main" ]
 	[ "${lines[1]}" = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://mirror.test/debian/ stable-backports main" ]
@@ -33,7 +33,7 @@ EOS
 }
 
 @test "lts: only the machine's own suites" {
-	run bash -c ". '$TOP/tools/base.sh' lts; make_sources"
+	BASE=lts run bash -c ". '$TOP/tools/base.sh'; make_sources"
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "$output" == *" http://mirror.test/debian/ bookworm main"* ]]
@@ -45,7 +45,7 @@ EOS
 
 @test "no repository for this release in the apt sources: one error line" {
 	printf 'VERSION_CODENAME=trixie\n' >"$BSK_OS_RELEASE"
-	run bash -c ". '$TOP/tools/base.sh' mainline; make_sources"
+	BASE=mainline run bash -c ". '$TOP/tools/base.sh'; make_sources"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"no Debian 'trixie' repository"* ]]
@@ -61,7 +61,7 @@ EOS
 	d=$BATS_TEST_TMPDIR/src
 	mkdir -p "$d"
 	printf '.*\n*.o\n\n# Debian packaging\n/*\n!/debian/\n' >"$d/.gitignore"
-	run bash -c ". '$TOP/tools/base.sh' mainline; fix_gitignore '$d'"
+	run bash -c ". '$TOP/tools/base.sh'; fix_gitignore '$d'"
 	[ "$status" -eq 0 ]
 	! grep -qx '/\*' "$d/.gitignore"
 	! grep -qx '!/debian/' "$d/.gitignore"

@@ -18,7 +18,12 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-BASE=${1:-${BASE:-mainline}}
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	BASE=${1:-${BASE:-mainline}}
+else
+	# sourced for its functions (tests, sparse.sh): $1 is not ours
+	BASE=${BASE:-mainline}
+fi
 KEYRING=${BSK_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 OS_RELEASE=${BSK_OS_RELEASE:-/etc/os-release}
 LTS_SERIES=${BSK_LTS_SERIES:-6.12}

@@ -13,6 +13,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=base.sh
 BASE=mainline . "$(dirname "${BASH_SOURCE[0]}")/base.sh"
+[ "${BASH_SOURCE[0]}" = "$0" ] || die "sparse.sh is a command, not a library"
 
 tree=${1:-}
 [ -x "$tree/scripts/checker-valid.sh" ] || die "usage: sparse.sh KERNEL_TREE (no scripts/checker-valid.sh in '$tree')"
@@ -55,8 +56,10 @@ mkdir -p "$dir/dl"
 	die "apt-get source sparse failed (see $dir/fetch.log)"
 dpkg-source -x "$dir"/dl/sparse_*.dsc "$dir/src" >>"$dir/fetch.log" 2>&1 ||
 	die "dpkg-source -x failed (see $dir/fetch.log)"
-make -C "$dir/src" -j"$(nproc)" sparse >"$dir/build.log" 2>&1 ||
+# Debian's package pins unstable's compiler (use-gcc-16.patch); build with
+# this machine's gcc, whose headers sparse then uses.
+make -C "$dir/src" -j"$(nproc)" CC=gcc sparse >"$dir/build.log" 2>&1 ||
 	die "building sparse failed (see $dir/build.log)"
 valid "$bin" || die "Debian unstable's sparse ($(basename "$dir"/dl/sparse_*.dsc .dsc)) is also refused by $tree/scripts/checker-valid.sh"
-info "using $("$bin" --version) from $(basename "$dir"/dl/sparse_*.dsc .dsc)"
+info "using $(basename "$dir"/dl/sparse_*.dsc .dsc) (its --version says $("$bin" --version))"
 printf '%s\n' "$bin"
