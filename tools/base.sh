@@ -74,20 +74,24 @@ make_sources() {
 	fi
 }
 
-APT_OPTS=(-o "Dir::State::Lists=$APT_DIR/lists"
-	  -o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
-	  -o "Dir::Etc::sourceparts=$APT_DIR/sources.list.d"
-	  -o "Dir::Etc::preferencesparts=$APT_DIR/preferences.d"
-	  -o "Dir::Cache=$APT_DIR/cache"
-	  -o "Acquire::Languages=none"
-	  -o "APT::Get::List-Cleanup=false")
-# The private state lives in the user's cache, which apt's _apt user may not
-# be able to read; download as the calling user instead.
-[ "$(id -u)" != 0 ] || APT_OPTS+=(-o "APT::Sandbox::User=root")
-
-apt_update() {
+# apt options for the private state in $APT_DIR (also used by sparse.sh).
+apt_opts() {
+	APT_OPTS=(-o "Dir::State::Lists=$APT_DIR/lists"
+		  -o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
+		  -o "Dir::Etc::sourceparts=$APT_DIR/sources.list.d"
+		  -o "Dir::Etc::preferencesparts=$APT_DIR/preferences.d"
+		  -o "Dir::Cache=$APT_DIR/cache"
+		  -o "Acquire::Languages=none"
+		  -o "APT::Get::List-Cleanup=false")
+	# The private state lives in the user's cache, which apt's _apt user
+	# may not be able to read; download as the calling user instead.
+	[ "$(id -u)" != 0 ] || APT_OPTS+=(-o "APT::Sandbox::User=root")
 	mkdir -p "$APT_DIR"/lists/partial "$APT_DIR"/cache/archives/partial \
 		 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
+}
+
+apt_update() {
+	apt_opts
 	make_sources >"$APT_DIR/sources.list"
 	apt-get -q "${APT_OPTS[@]}" update >"$APT_DIR/update.log" 2>&1 ||
 		return 1
@@ -176,6 +180,7 @@ main() {
 	command -v apt-get >/dev/null || die "apt-get not found: the Debian kernel bases need a Debian machine (or use KERNEL=/path/to/linux)"
 	[ -r "$KEYRING" ] || die "$KEYRING missing: apt-get install debian-archive-keyring"
 	cur=$SRC_DIR/$BASE
+	apt_opts
 	# Within a day of the last look at the package lists, reuse the tree
 	# without asking the mirror again (BSK_BASE_MAX_AGE=0 forces a look).
 	if [ -e "$cur/.git/bsk-package" ] && [ -f "$APT_DIR/update.log" ] &&

@@ -37,15 +37,7 @@ fi
 command -v dpkg-source >/dev/null || die "dpkg-source not found; run: apt-get install dpkg-dev"
 info "installed sparse $(sparse --version 2>/dev/null || echo '(none)') is too old for $tree; building Debian unstable's sparse in $dir"
 APT_DIR=$dir/apt
-APT_OPTS=(-o "Dir::State::Lists=$APT_DIR/lists"
-	  -o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
-	  -o "Dir::Etc::sourceparts=$APT_DIR/sources.list.d"
-	  -o "Dir::Etc::preferencesparts=$APT_DIR/preferences.d"
-	  -o "Dir::Cache=$APT_DIR/cache"
-	  -o "Acquire::Languages=none")
-[ "$(id -u)" != 0 ] || APT_OPTS+=(-o "APT::Sandbox::User=root")
-mkdir -p "$APT_DIR"/lists/partial "$APT_DIR"/cache/archives/partial \
-	 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
+apt_opts
 mirror=$(mirror_uri) || exit 1
 printf 'deb-src [signed-by=%s] %s unstable main\n' "$KEYRING" "$mirror" >"$APT_DIR/sources.list"
 apt-get -q "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
