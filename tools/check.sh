@@ -13,6 +13,8 @@ set -uo pipefail
 
 T0=$SECONDS
 cd "$BSK_TOP" || exit 1
+# The gate runs every suite: a filter set for 'make kunit' must not narrow it.
+unset KUNIT_FILTER
 SERIES=${SERIES:-$BSK_TOP/series}
 LOGDIR=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-check
 mkdir -p "$LOGDIR"
@@ -113,6 +115,9 @@ stage_end
 
 stage "KUnit after every patch (${ARCH:-um})"
 mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
+# Back on the branch however this stage ends, or apply.sh would later
+# take the detached worktree for unexported work.
+trap 'git -C "$wt" checkout -q "$BSK_BRANCH"' EXIT
 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
