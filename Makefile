@@ -46,7 +46,9 @@ check:
 # Every mutation listed in kunit/mutations/*.tsv must make a suite fail.
 mutate: deps
 	@tools/apply.sh >/dev/null
-	@rc=0; for f in kunit/mutations/*.tsv; do tools/mutate.sh $$f || rc=1; done; exit $$rc
+	@rc=0; for f in kunit/mutations/*.tsv; do tools/mutate.sh $$f || rc=1; done; \
+	for f in kunit/mutations/x86_64/*.tsv; do ARCH=x86_64 tools/mutate.sh $$f || rc=1; done; \
+	exit $$rc
 
 test-tools:
 	@tools/deps.sh check

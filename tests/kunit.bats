@@ -50,13 +50,13 @@ EOS
 	[ "${lines[-1]}" = "0 passed, 1 failed" ]
 }
 
-@test "ARCH=x86_64 adds the SMP kunitconfig and -smp 4" {
+@test "ARCH=x86_64 adds the SMP kunitconfig and two sockets of two CPUs" {
 	ARCH=x86_64 FAKE_KUNIT_OUT="Testing complete. Ran 1 tests: passed: 1" \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--arch=x86_64"* ]]
 	[[ "$output" == *"--kunitconfig=$TOP/kunit/x86_64.kunitconfig"* ]]
-	[[ "$output" == *"--qemu_args -smp 4"* ]]
+	[[ "$output" == *"--qemu_args -smp 4,sockets=2,cores=2"* ]]
 }
 
 @test "unsupported ARCH: one error line" {

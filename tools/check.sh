@@ -3,9 +3,10 @@
 #
 # check.sh - the full gate: dependencies, the tools' own tests, series
 # consistency, apply (git am, and quilt on a plain tree), checkpatch --strict
-# on every patch, KUnit after every patch in order (bisectability), sparse on
-# the objects the series touches, and bloat-o-meter for every patch that says
-# "No functional change".  Each stage prints its duration; the last line is
+# on every patch, KUnit after every patch in order (bisectability), KUnit
+# under x86_64 SMP at the tip, sparse on the objects the series touches, and
+# bloat-o-meter for every patch that says "No functional change" (growth
+# must be quoted in its message).  Each stage prints its duration; the last line is
 # "N passed, N failed", where N counts checks and KUnit cases.
 set -uo pipefail
 # shellcheck source=lib.sh
@@ -113,6 +114,24 @@ while read -r p; do
 done < <(series_patches "$SERIES")
 stage_end
 
+# kunit_result LOG RC LABEL START: count a kunit.sh run in the totals.
+kunit_result() {
+	local line p f
+	line=$(tail -n 1 "$1")
+	p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<<"$line")
+	f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<<"$line")
+	[ "$2" -eq 0 ] || [ "${f:-0}" -gt 0 ] || f=1
+	passed=$((passed + ${p:-0}))
+	if [ "${f:-1}" -eq 0 ]; then
+		printf 'PASS  %s: %s (%ds)\n' "$3" "$line" $((SECONDS - $4))
+	else
+		grep -E 'FAILED|CRASHED|error|Error' "$1" | head -n 20
+		failed=$((failed + ${f:-1}))
+		failures+=("$3 (see $1)")
+		printf 'FAIL  %s: %s\n' "$3" "$line"
+	fi
+}
+
 stage "KUnit after every patch (${ARCH:-um})"
 mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
 # Back on the branch however this stage ends, or apply.sh would later
@@ -126,24 +145,25 @@ for c in "${commits[@]}"; do
 	t=$SECONDS
 	tools/kunit.sh "$wt" >"$LOGDIR/kunit-$i.log" 2>&1
 	rc=$?
-	line=$(tail -n 1 "$LOGDIR/kunit-$i.log")
-	p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<<"$line")
-	f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<<"$line")
-	[ "$rc" -eq 0 ] || [ "${f:-0}" -gt 0 ] || f=1
 	[ "$i" -lt "${#commits[@]}" ] || cp "$LOGDIR/kunit-$i.log" "$LOGDIR/kunit-tip.log"
-	if [ "${f:-1}" -eq 0 ]; then
-		passed=$((passed + ${p:-0}))
-		printf 'PASS  KUnit at %d/%d "%s": %s (%ds)\n' "$i" "${#commits[@]}" "$subj" "$line" $((SECONDS - t))
-	else
-		grep -E 'FAILED|CRASHED|error|Error' "$LOGDIR/kunit-$i.log" | head -n 20
-		failed=$((failed + ${f:-1}))
-		passed=$((passed + ${p:-0}))
-		failures+=("KUnit at patch $i \"$subj\" (see $LOGDIR/kunit-$i.log)")
-		printf 'FAIL  KUnit at %d/%d "%s": %s\n' "$i" "${#commits[@]}" "$subj" "$line"
-	fi
+	kunit_result "$LOGDIR/kunit-$i.log" "$rc" "KUnit at $i/${#commits[@]} \"$subj\"" "$t"
 done
 git -C "$wt" checkout -q "$BSK_BRANCH"
 stage_end
+
+# UML has no SMP: the completion-routing cases that need a second CPU, a
+# real IPI and a topology with two LLCs run here.
+if [ "${ARCH:-um}" = um ]; then
+	stage "KUnit at the tip (x86_64, SMP: QEMU TCG, 2 sockets x 2 CPUs)"
+	t=$SECONDS
+	ARCH=x86_64 tools/kunit.sh "$wt" >"$LOGDIR/kunit-x86_64.log" 2>&1
+	kunit_result "$LOGDIR/kunit-x86_64.log" $? "KUnit x86_64 SMP at the tip" "$t"
+	if grep -q 'SKIPPED' "$LOGDIR/kunit-x86_64.log"; then
+		grep 'SKIPPED' "$LOGDIR/kunit-x86_64.log"
+		record "no case skipped under x86_64 SMP" 1
+	fi
+	stage_end
+fi
 
 stage "sparse (x86_64, C=2) on the objects the series touches"
 tools/objcheck.sh sparse "$wt" "$base" "$BSK_BRANCH" >"$LOGDIR/sparse.log" 2>&1
@@ -159,7 +179,15 @@ for c in "${commits[@]}"; do
 	tools/objcheck.sh bloat "$wt" "$c^" "$c" >"$LOGDIR/bloat-$c.log" 2>&1
 	rc=$?
 	cat "$LOGDIR/bloat-$c.log"
-	record "no growth: $subj" "$rc"
+	# Growth passes only when the commit message quotes bloat-o-meter's
+	# summary line exactly as measured here (and so explains it).
+	grow=$(grep -m1 '^add/remove: ' "$LOGDIR/bloat-$c.log")
+	if [ "$rc" -ne 0 ] && grep -q ' grew from ' "$LOGDIR/bloat-$c.log" && [ -n "$grow" ] &&
+		git -C "$wt" log -1 --format=%B "$c" | grep -qF -- "$grow"; then
+		info "growth quoted in the commit message: $grow"
+		rc=0
+	fi
+	record "no growth, or growth quoted in the message: $subj" "$rc"
 done
 stage_end
 

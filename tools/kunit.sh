@@ -6,7 +6,7 @@
 # block/tests/.kunitconfig that the series adds (the one source of truth);
 # kunit/$ARCH.kunitconfig adds what a run on that arch needs.
 #
-#   ARCH=um (default) or x86_64 (QEMU, TCG, -smp 4)
+#   ARCH=um (default) or x86_64 (QEMU, TCG, -smp 4,sockets=2,cores=2: two LLCs)
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
 #
 # The build directory is kept per tree and arch in the cache, so later runs
@@ -20,7 +20,7 @@ set -euo pipefail
 arch=${ARCH:-um}
 case $arch in
 um) qemu=() ;;
-x86_64) qemu=(--qemu_args "-smp 4") ;;
+x86_64) qemu=(--qemu_args "-smp 4,sockets=2,cores=2") ;;
 *) die "ARCH=$arch is not supported (use ARCH=um or ARCH=x86_64)" ;;
 esac
 
