@@ -47,7 +47,7 @@ finish() {
 }
 
 stage "dependencies"
-tools/deps.sh base build check
+tools/deps.sh base build x86 check
 record "dependencies" $?
 [ "${failed}" -eq 0 ] || finish
 stage_end
