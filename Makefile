@@ -5,6 +5,7 @@
 #
 #   make              dependencies -> base -> apply the series -> KUnit
 #   make check        the full gate (tools/check.sh)
+#   make send         b4 dry run: the mails in SEND_OUT, nothing is sent
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
 #
 #   BASE=mainline|lts   Debian kernel base (default mainline)
@@ -12,14 +13,16 @@
 #   ARCH=um|x86_64      KUnit under UML (default) or QEMU
 #   BSK_CACHE=dir       cache for bases, build dirs and runs
 #                       (default ~/.cache/blk-sched-kunit)
+#   SEND_OUT=dir        make send: where the mails go
+#                       (default results/outgoing/<base>-v<N>, not committed)
 
 BASE ?= mainline
 ARCH ?= um
-export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER
+export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT
 
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
 
-.PHONY: all deps base apply refresh kunit check test-tools mutate
+.PHONY: all deps base apply refresh kunit check send test-tools mutate
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -42,6 +45,10 @@ kunit: deps
 
 check:
 	@tools/check.sh
+
+send:
+	@tools/deps.sh base build check
+	@tools/send.sh
 
 # Every mutation listed in kunit/mutations/*.tsv must make a suite fail.
 mutate: deps

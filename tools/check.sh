@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh - the full gate: dependencies, the tools' own tests, series
-# consistency, apply (git am, and quilt on a plain tree), checkpatch --strict
-# on every patch, KUnit after every patch in order (bisectability), KUnit
-# under x86_64 SMP at the tip, sparse on the objects the series touches, and
-# bloat-o-meter for every patch that says "No functional change" (growth
-# must be quoted in its message).  Each stage prints its duration; the last line is
+# consistency, apply (git am, and quilt on a plain tree), the per-patch
+# checks of patchcheck.sh for every patch in order (checkpatch --strict,
+# KUnit, x86_64 W=1 builds with BFQ =y and =m and with clang, sparse,
+# kernel-doc, trailers, recipients; a patch x check table), KUnit under
+# x86_64 SMP at the tip, bloat-o-meter for every patch that says "No
+# functional change" (growth must be quoted in its message), and the test
+# of 'make send' (sendcheck.sh).  Each stage prints its duration; the last line is
 # "N passed, N failed", where N counts checks and KUnit cases.
 set -uo pipefail
 # shellcheck source=lib.sh
@@ -79,6 +81,7 @@ record "git am of the series onto the ${BASE:-mainline} base" $?
 stage_end
 [ -n "$wt" ] || finish
 read -r _ _ base < <(tools/tree.sh)
+mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
 
 stage "quilt push -a on a plain tree"
 qt=$(mktemp -d)
@@ -103,25 +106,6 @@ rm -rf "$qt"
 record "quilt push -a --fuzz=0 gives the same files as git am" "$rc"
 stage_end
 
-stage "checkpatch --strict"
-while read -r p; do
-	# Debian's python3 first: it has the modules spdxcheck.py needs.
-	# The Debian base is a single commit: checkpatch cannot look up the
-	# ids that Fixes: tags name, so their form is checked below instead.
-	(cd "$wt" && PATH=/usr/bin:/bin:$PATH scripts/checkpatch.pl --strict --quiet --show-types \
-		--ignore UNKNOWN_COMMIT_ID "$(dirname "$SERIES")/patches/$p") >"$LOGDIR/checkpatch-$p.log" 2>&1
-	rc=$?
-	[ "$rc" -eq 0 ] || cat "$LOGDIR/checkpatch-$p.log"
-	record "checkpatch --strict $p" "$rc"
-	if grep -q '^Fixes:' "$(dirname "$SERIES")/patches/$p"; then
-		bad=$(grep '^Fixes:' "$(dirname "$SERIES")/patches/$p" |
-			grep -vE '^Fixes: [0-9a-f]{12,40} \("[^"].*"\)$' || true)
-		[ -z "$bad" ] || printf 'malformed: %s\n' "$bad"
-		record "Fixes: tags well formed (12+ hex digits, (\"subject\")) $p" "$([ -z "$bad" ]; echo $?)"
-	fi
-done < <(series_patches "$SERIES")
-stage_end
-
 # kunit_result LOG RC LABEL START: count a kunit.sh run in the totals.
 kunit_result() {
 	local line p f
@@ -140,23 +124,11 @@ kunit_result() {
 	fi
 }
 
-stage "KUnit after every patch (${ARCH:-um})"
-mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
-# Back on the branch however this stage ends, or apply.sh would later
-# take the detached worktree for unexported work.
-trap 'git -C "$wt" checkout -q "$BSK_BRANCH"' EXIT
-i=0
-for c in "${commits[@]}"; do
-	i=$((i + 1))
-	subj=$(git -C "$wt" log -1 --format=%s "$c")
-	git -C "$wt" checkout -q --detach "$c"
-	t=$SECONDS
-	tools/kunit.sh "$wt" >"$LOGDIR/kunit-$i.log" 2>&1
-	rc=$?
-	[ "$i" -lt "${#commits[@]}" ] || cp "$LOGDIR/kunit-$i.log" "$LOGDIR/kunit-tip.log"
-	kunit_result "$LOGDIR/kunit-$i.log" "$rc" "KUnit at $i/${#commits[@]} \"$subj\"" "$t"
-done
-git -C "$wt" checkout -q "$BSK_BRANCH"
+stage "per-patch checks (${#commits[@]} patches: checkpatch, KUnit, W=1 gcc =y/=m and clang, sparse, kernel-doc, trailers, recipients)"
+t=$SECONDS
+tools/patchcheck.sh "$wt" "$base" "$SERIES" "$LOGDIR/patches" 2> >(tee "$LOGDIR/patchcheck.err" >&2) |
+	tee "$LOGDIR/patchcheck.log"
+kunit_result "$LOGDIR/patchcheck.log" "${PIPESTATUS[0]}" "per-patch checks (table: $LOGDIR/patches/checks.md)" "$t"
 stage_end
 
 # UML has no SMP: the completion-routing cases that need a second CPU, a
@@ -172,13 +144,6 @@ if [ "${ARCH:-um}" = um ]; then
 	fi
 	stage_end
 fi
-
-stage "sparse (x86_64, C=2) on the objects the series touches"
-tools/objcheck.sh sparse "$wt" "$base" "$BSK_BRANCH" >"$LOGDIR/sparse.log" 2>&1
-rc=$?
-cat "$LOGDIR/sparse.log"
-record "sparse: no new warnings" "$rc"
-stage_end
 
 stage "bloat-o-meter on patches that claim no functional change"
 for c in "${commits[@]}"; do
@@ -197,6 +162,12 @@ for c in "${commits[@]}"; do
 	fi
 	record "no growth, or growth quoted in the message: $subj" "$rc"
 done
+stage_end
+
+stage "make send, dry run: mails, git am, cover letter, range-diff"
+tools/sendcheck.sh >"$LOGDIR/sendcheck.log" 2>&1
+kunit_result "$LOGDIR/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
+grep -E '^(PASS|FAIL) ' "$LOGDIR/sendcheck.log"
 stage_end
 
 finish

@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# The per-patch check and submission tools: warnlog.sh, clang.sh, send.sh
+# (their input checks; make check runs them on the real tree).
+
+load helper
+
+setup() {
+	common_setup
+}
+
+@test "warnlog.sh keeps a compiler's stderr per object and passes it through" {
+	export BSK_WARN_DIR=$BATS_TEST_TMPDIR/w
+	run "$TOP/tools/warnlog.sh" cc sh -c 'echo "a.c:1:2: warning: x" >&2; exit 3' -- -o block/a.o
+	[ "$status" -eq 3 ]
+	[ "$output" = "a.c:1:2: warning: x" ]
+	[ "$(cat "$BSK_WARN_DIR/cc/block%a.o")" = "a.c:1:2: warning: x" ]
+	# a rebuild without diagnostics empties the object's file
+	run "$TOP/tools/warnlog.sh" cc true -o block/a.o
+	[ "$status" -eq 0 ]
+	[ ! -s "$BSK_WARN_DIR/cc/block%a.o" ]
+}
+
+@test "warnlog.sh: sparse is keyed by the source, compiler probes are not kept" {
+	export BSK_WARN_DIR=$BATS_TEST_TMPDIR/w
+	run "$TOP/tools/warnlog.sh" sparse sh -c 'echo "s: warning: y" >&2' -- -D__x block/b.c
+	[ "$(cat "$BSK_WARN_DIR/sparse/block%b.c")" = "s: warning: y" ]
+	run "$TOP/tools/warnlog.sh" cc sh -c 'echo probe >&2' -- -o /tmp/x.o
+	[ "$output" = probe ]
+	[ ! -e "$BSK_WARN_DIR/cc/%tmp%x.o" ]
+}
+
+@test "clang.sh: no Debian clang meets the minimum: exit 2 and the reason" {
+	k=$BATS_TEST_TMPDIR/k
+	mkdir -p "$k/scripts"
+	printf '#!/bin/sh\necho 99.0.0\n' >"$k/scripts/min-tool-version.sh"
+	chmod +x "$k/scripts/min-tool-version.sh"
+	run "$TOP/tools/clang.sh" "$k"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"needs LLVM >= 99.0.0; the newest Debian clang here is"* ]]
+}
+
+@test "clang.sh: not a kernel tree: one error line" {
+	run "$TOP/tools/clang.sh" "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "clang.sh: error: usage: "* ]]
+}
+
+@test "send.sh without a git identity: one line, nothing written" {
+	: >"$BATS_TEST_TMPDIR/empty"
+	GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/empty GIT_CONFIG_NOSYSTEM=1 SEND_OUT=$BATS_TEST_TMPDIR/out \
+		run "$TOP/tools/send.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "send.sh: error: no git identity"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "send.sh with a SEND_OUT that is not empty: one line, the directory untouched" {
+	mkdir -p "$BATS_TEST_TMPDIR/out"
+	echo mine >"$BATS_TEST_TMPDIR/out/note"
+	SEND_OUT=$BATS_TEST_TMPDIR/out run "$TOP/tools/send.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"SEND_OUT="*"is not an empty directory"* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/out/note")" = mine ]
+}
+
+@test "patchcheck.sh and buildcheck.sh: bad arguments give one error line" {
+	run "$TOP/tools/patchcheck.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	run "$TOP/tools/buildcheck.sh" q "$BATS_TEST_TMPDIR" s
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "buildcheck.sh: error: usage: "* ]]
+}

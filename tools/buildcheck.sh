@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# buildcheck.sh CONFIG TREE STATE - build TREE (at whatever it has checked
+# out) for x86_64 with W=1 in a build dir kept in the cache, and write the
+# diagnostics of the whole build, line numbers dropped and sorted, to
+# STATE.cc (compiler), STATE.sparse and STATE.other (modpost, objtool, ld).
+# Comparing two STATEs gives the warnings a patch adds (NIPA's "HEAD~ then
+# HEAD" rule); warnlog.sh keeps per-object copies, so the second build only
+# recompiles what changed.
+#
+#   y      tinyconfig + x86_64-block + kunit-tests: block/ with BFQ built in,
+#          gcc, sparse (C=1) on every object compiled
+#   m      as y with bfq-module: block/ with BFQ (and its tests) as bfq.ko.
+#          Every symbol a module imports must be exported by the tree
+#          (EXPORT_SYMBOL*): what modpost checks, but modpost needs
+#          vmlinux.o, i.e. the whole kernel (12 minutes cold here), and
+#          without it reports only the first 10 imports.
+#   clang  as y with the Debian clang clang.sh picks (LLVM=-N); exit 2 if
+#          none meets TREE's minimum
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+mode=${1:-}
+tree=${2:-}
+state=${3:-}
+case $mode in y|m|clang) ;; *) die "usage: buildcheck.sh y|m|clang TREE STATE" ;; esac
+{ [ -f "$tree/Makefile" ] && [ -n "$state" ]; } || die "usage: buildcheck.sh $mode TREE STATE"
+
+cfg=$BSK_TOP/configs
+frags=("$cfg/x86_64-block.config")
+[ "$mode" != m ] || frags+=("$cfg/bfq-module.config")
+frags+=("$cfg/kunit-tests.config")
+targets=(block/)
+[ "$mode" != m ] || targets=(block/ modules KBUILD_MODPOST_WARN=1)
+
+cc=gcc
+tc=()
+if [ "$mode" = clang ]; then
+	llvm=$("$BSK_TOP/tools/clang.sh" "$tree") || exit
+	cc=clang$llvm
+	tc=(LLVM="$llvm")
+fi
+! command -v ccache >/dev/null || cc="ccache $cc"
+check=()
+if [ "$mode" = y ]; then
+	sp=$("$BSK_TOP/tools/sparse.sh" "$tree") || exit 1
+	check=(C=1 CHECK="$BSK_TOP/tools/warnlog.sh sparse $sp")
+fi
+
+name=${BSK_BUILD_NAME:-$(basename "$tree")}
+out=$BSK_CACHE/build/$name-x86_64-w1-$mode
+need_space 2048 "$BSK_CACHE"
+mkdir -p "$out"
+export BSK_WARN_DIR=$out/.bsk-warn
+kmake() {
+	make -s -C "$tree" O="$out" ARCH=x86_64 "${tc[@]}" \
+		CC="$BSK_TOP/tools/warnlog.sh cc $cc" -j"$(nproc)" "$@"
+}
+
+# Configure only when a Kconfig file, a fragment or the compiler changed:
+# it costs more than an incremental build.
+key=$({ git -C "$tree" ls-files -s -- '*Kconfig*'; cat "${frags[@]}"; echo "$cc ${tc[*]}"; } |
+	sha1sum | cut -d' ' -f1)
+# tinyconfig only for a new build dir: regenerating it each time would
+# make kbuild see every symbol the fragments set change twice and rebuild
+# all.  Afterwards the fragments are merged onto the existing .config.
+if [ "$(cat "$out/.bsk-config-key" 2>/dev/null)" != "$key" ] || [ ! -f "$out/.config" ]; then
+	[ -f "$out/.config" ] || kmake tinyconfig >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >"$out/merge.log" 2>&1
+	kmake olddefconfig >/dev/null
+	printf '%s\n' "$key" >"$out/.bsk-config-key"
+fi
+want=y
+[ "$mode" != m ] || want=m
+grep -qx "CONFIG_IOSCHED_BFQ=$want" "$out/.config" ||
+	die "$out/.config lost CONFIG_IOSCHED_BFQ=$want; check the configs/ fragments"
+
+# A vmlinux.o from elsewhere would give modpost stale exports.
+rm -f "$out/vmlinux.o"
+rc=0
+kmake W=1 "${check[@]}" "${targets[@]}" >"$out/build.log" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ]; then
+	grep -m 3 -E 'error|Error' "$out/build.log" >&2 || tail -n 3 "$out/build.log" >&2
+	die "x86_64 $mode build failed at $(git -C "$tree" log -1 --format='%h ("%s")') (see $out/build.log)"
+fi
+
+# norm: keep diagnostics, drop tree prefixes and line:column numbers.
+norm() {
+	grep -ahE '(warning|error):|^WARNING:' | sed -E \
+		-e "s#$tree/##g" -e "s#$out/##g" -e 's#(\.\./)+##g' \
+		-e 's/:[0-9]+(:[0-9]+)?([: ]|$)/\2/g' | LC_ALL=C sort || true
+}
+for k in cc sparse; do
+	if [ -d "$BSK_WARN_DIR/$k" ]; then
+		find "$BSK_WARN_DIR/$k" -type f ! -name '*.tmp' -exec cat {} + | norm
+	fi >"$state.$k"
+done
+# Diagnostics not printed by the compiler or sparse (modpost, objtool, ld).
+cat "$state.cc" "$state.sparse" | LC_ALL=C sort -u >"$state.known"
+{
+	grep -v -e 'modpost: ' -e 'vmlinux.o is missing' -e '^         ' "$out/build.log" || true
+	if [ "$mode" = m ]; then
+		# Module imports that no EXPORT_SYMBOL* in the tree provides.
+		git -C "$tree" grep -h -oE 'EXPORT_[A-Z_]*SYMBOL[A-Z_]*\([A-Za-z0-9_]+' -- '*.c' '*.h' '*.S' |
+			sed 's/.*(//' | LC_ALL=C sort -u >"$state.exports"
+		# (__this_module comes from modpost's .mod.c.)
+		echo __this_module >>"$state.exports"
+		LC_ALL=C sort -u -o "$state.exports" "$state.exports"
+		sed 's/\.o$/.mod/' "$out/modules.order" | while read -r mod; do
+			mapfile -t objs <"$out/$mod"
+			(cd "$out" && nm -u "${objs[@]}") | awk '{ print $2 }' | LC_ALL=C sort -u |
+				LC_ALL=C comm -23 - <(cd "$out" && nm --defined-only "${objs[@]}" |
+					awk '{ print $3 }' | LC_ALL=C sort -u) |
+				LC_ALL=C comm -23 - "$state.exports" |
+				sed "s#^#WARNING: ${mod%.mod}.ko needs #; s#\$# (not exported by the tree)#"
+		done
+		rm -f "$state.exports"
+	fi
+} | norm | LC_ALL=C sort -u | LC_ALL=C comm -23 - "$state.known" >"$state.other" || true
+rm -f "$state.known"

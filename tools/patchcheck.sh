@@ -1,0 +1,311 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# patchcheck.sh TREE BASE SERIES LOGDIR - hold every patch of the series,
+# in order, to what maintainers and their CI (netdev's NIPA, the 0-day
+# bot) hold it to.  TREE is the applied worktree (clean, on the series
+# branch), BASE the commit the series applies to.  Per patch:
+#
+#   checkpatch   scripts/checkpatch.pl --strict on the patch mail
+#   KUnit        every suite present at that point passes (UML, kunit.sh)
+#   gcc y, gcc m x86_64 W=1 builds of block/ with BFQ =y, and of vmlinux and
+#                modules with BFQ =m (buildcheck.sh): no warning the
+#                previous step did not have
+#   clang        as gcc y with a Debian clang meeting the base's minimum
+#                LLVM version; "n/a" with the reason when there is none
+#   sparse       C=1 on every object the patch makes kbuild rebuild
+#   kernel-doc   scripts/kernel-doc -none (-Wall where supported) on the
+#                .c/.h files the patch changes: no new warnings
+#   SoB          a Signed-off-by: equal to From:
+#   Fixes        12+ hex digits and ("subject"); the subject must match
+#                when the commit is in the history of FIXES_GIT (a kernel
+#                git tree with history; the Debian base has none)
+#   Link/Cc      well-formed Link:, Cc: and Closes: trailers
+#   recipients   To/Cc from scripts/get_maintainer.pl (the commands b4
+#                prep -c runs) on the applied tree, recorded; the row must
+#                be in MAINTAINERS-notes as printed
+#
+# Writes LOGDIR/checks.md (the patch x check table, also printed and
+# copied to $BSK_CACHE/checks-<tree>.md) and LOGDIR/recipients.md.  Last
+# line: "N passed, N failed" (KUnit cases plus green cells, red cells).
+set -uo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+wt=${1:-}
+base=${2:-}
+series=${3:-}
+logdir=${4:-}
+{ [ -d "$wt" ] && [ -f "$series" ] && [ -n "$logdir" ]; } ||
+	die "usage: patchcheck.sh TREE BASE SERIES LOGDIR"
+[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] || die "$wt has uncommitted changes"
+pdir=$(cd "$(dirname "$series")" && pwd)/patches
+notes=$BSK_TOP/MAINTAINERS-notes
+mkdir -p "$logdir/state"
+mapfile -t pfiles < <(series_patches "$series")
+mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
+[ "${#pfiles[@]}" -eq "${#commits[@]}" ] ||
+	die "$series lists ${#pfiles[@]} patches but $wt has ${#commits[@]} commits on $base"
+tip=$(git -C "$wt" rev-parse HEAD)
+branch=$(git -C "$wt" symbolic-ref -q --short HEAD || echo "$tip")
+trap 'git -C "$wt" checkout -q "$branch"' EXIT
+
+cells=$logdir/cells.tsv
+: >"$cells"
+kunit_cases=0
+# cell I CHECK ok|fail|na TEXT
+cell() {
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$cells"
+	[ "$3" != fail ] || printf 'FAIL  %s %s: %s\n' "$(basename "${pfiles[$1 - 1]}")" "$2" "${4:-}"
+}
+
+# --- on the patch mails, and on the applied tree at the tip ---------------
+gm=("$wt/scripts/get_maintainer.pl" --nogit --nogit-fallback --nogit-chief-penguins --norolestats)
+fixes_git=${FIXES_GIT:-$wt}
+{
+	echo '| patch | To | Cc |'
+	echo '|---|---|---|'
+} >"$logdir/recipients.md"
+for i in "${!pfiles[@]}"; do
+	n=$((i + 1))
+	p=$pdir/${pfiles[$i]}
+	subj=$(git -C "$wt" log -1 --format=%s "${commits[$i]}")
+
+	# Debian's python3 first: it has the modules spdxcheck.py needs.  The
+	# Debian base is one commit, so the ids Fixes: names are checked below.
+	if (cd "$wt" && PATH=/usr/bin:/bin:$PATH scripts/checkpatch.pl --strict --quiet --show-types \
+		--ignore UNKNOWN_COMMIT_ID "$p") >"$logdir/checkpatch-$n.log" 2>&1; then
+		cell "$n" checkpatch ok
+	else
+		cat "$logdir/checkpatch-$n.log"
+		cell "$n" checkpatch fail "$(grep -cE '^(ERROR|WARNING|CHECK):' "$logdir/checkpatch-$n.log") reports"
+	fi
+
+	# Trailers: the commit message part of the mail, up to the first ---.
+	msg=$(sed -n '/^$/,$p' "$p" | sed '/^---$/q')
+	from=$(sed -n 's/^From: //p' "$p" | head -n 1)
+	if grep -qxF "Signed-off-by: $from" <<<"$msg"; then
+		cell "$n" SoB ok
+	else
+		cell "$n" SoB fail "no Signed-off-by: $from"
+	fi
+
+	fx=$(grep '^Fixes:' <<<"$msg" || true)
+	if [ -z "$fx" ]; then
+		cell "$n" Fixes na
+	else
+		bad=
+		note=
+		while read -r line; do
+			if [[ ! $line =~ ^Fixes:\ ([0-9a-f]{12,40})\ \(\"(.+)\"\)$ ]]; then
+				bad="malformed: $line"
+				break
+			fi
+			id=${BASH_REMATCH[1]}
+			want=${BASH_REMATCH[2]}
+			if have=$(git -C "$fixes_git" log -1 --format=%s "$id^{commit}" 2>/dev/null); then
+				[ "$have" = "$want" ] || { bad="$id is \"$have\""; break; }
+				note="subject checked"
+			else
+				note="form checked; $id is not in the history of ${FIXES_GIT:-the base} (set FIXES_GIT)"
+			fi
+		done <<<"$fx"
+		if [ -n "$bad" ]; then cell "$n" Fixes fail "$bad"; else cell "$n" Fixes ok "$note"; fi
+	fi
+
+	tl=$(grep -E '^(Link|Closes|Cc):' <<<"$msg" || true)
+	if [ -z "$tl" ]; then
+		cell "$n" Link/Cc na
+	else
+		bad=$(grep -vE '^(Link|Closes): https?://[^[:space:]]+$' <<<"$tl" |
+			grep -vE '^Cc: ([^<>@]+ <[^<>@[:space:]]+@[^<>@[:space:]]+>|<?[^<>@[:space:]]+@[^<>@[:space:]]+>?)( # .+)?$' || true)
+		if [ -z "$bad" ]; then cell "$n" Link/Cc ok; else cell "$n" Link/Cc fail "malformed: $(head -n 1 <<<"$bad")"; fi
+	fi
+
+	to=$(cd "$wt" && "${gm[@]}" --nol "$p" 2>"$logdir/gm-$n.err" | paste -sd, | sed 's/,/, /g')
+	cc=$(cd "$wt" && "${gm[@]}" --nom "$p" 2>>"$logdir/gm-$n.err" | paste -sd, | sed 's/,/, /g')
+	row="| $subj | $to | $cc |"
+	printf '%s\n' "$row" >>"$logdir/recipients.md"
+	if [ -z "$to$cc" ]; then
+		cell "$n" recipients fail "get_maintainer.pl found nobody ($(head -n 1 "$logdir/gm-$n.err"))"
+	elif [ -f "$notes" ] && ! grep -qxF -- "$row" "$notes"; then
+		cell "$n" recipients fail "MAINTAINERS-notes lacks: $row"
+	else
+		cell "$n" recipients ok "$(($(tr -cd ',' <<<"$to, $cc" | wc -c) + 1)) addresses"
+	fi
+done
+
+# --- builds: the base, then each patch -------------------------------------
+modes=(y m clang)
+declare -A skip=()
+build_step() { # STEP: build every mode at the checked-out commit
+	local m rc
+	for m in "${modes[@]}"; do
+		[ -z "${skip[$m]:-}" ] || continue
+		rc=0
+		"$BSK_TOP/tools/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" || rc=$?
+		if [ "$m" = clang ] && [ "$rc" -eq 2 ]; then
+			skip[$m]=$(sed 's/^clang.sh: //' "$logdir/build-$m-$1.err")
+			info "clang: n/a: ${skip[$m]}"
+		elif [ "$rc" -ne 0 ]; then
+			cat "$logdir/build-$m-$1.err" >&2
+			rm -f "$logdir/state/$m-$1".*
+		fi
+	done
+}
+
+# new_lines OLD NEW: lines of NEW not in OLD (as multisets).
+new_lines() {
+	LC_ALL=C comm -13 "$1" "$2"
+}
+
+git -C "$wt" checkout -q --detach "$base"
+t=$SECONDS
+build_step 0
+info "base builds: $((SECONDS - t))s"
+for m in "${modes[@]}"; do
+	[ -n "${skip[$m]:-}" ] || [ -f "$logdir/state/$m-0.cc" ] ||
+		die "the x86_64 $m build of the base failed (see $logdir/build-$m-0.err)"
+	[ -n "${skip[$m]:-}" ] || cp "$logdir/state/$m-0.other" "$logdir/state/$m-seen.other"
+done
+
+kdoc_wall=()
+kdoc=$wt/scripts/kernel-doc
+[ -e "$kdoc" ] || kdoc=$wt/scripts/kernel-doc.pl
+
+for i in "${!commits[@]}"; do
+	n=$((i + 1))
+	c=${commits[$i]}
+	git -C "$wt" checkout -q --detach "$c"
+	info "patch $n/${#commits[@]}: $(git -C "$wt" log -1 --format=%s "$c")"
+
+	t=$SECONDS
+	"$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1
+	rc=$?
+	line=$(tail -n 1 "$logdir/kunit-$n.log")
+	kp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<<"$line")
+	kf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<<"$line")
+	kunit_cases=$((kunit_cases + ${kp:-0}))
+	if [ "$rc" -eq 0 ] && [ "${kf:-1}" -eq 0 ]; then
+		cell "$n" KUnit ok "${kp} cases"
+	else
+		grep -E 'FAILED|CRASHED|error' "$logdir/kunit-$n.log" | head -n 20
+		cell "$n" KUnit fail "${line:-no result} (see $logdir/kunit-$n.log)"
+	fi
+	info "KUnit: ${line} ($((SECONDS - t))s)"
+
+	t=$SECONDS
+	build_step "$n"
+	for m in "${modes[@]}"; do
+		col="gcc $m"
+		[ "$m" != clang ] || col=clang
+		if [ -n "${skip[$m]:-}" ]; then
+			cell "$n" "$col" na "${skip[$m]}"
+			continue
+		fi
+		cur=$logdir/state/$m-$n
+		prev=$logdir/state/$m-$i
+		if [ ! -f "$cur.cc" ]; then
+			cell "$n" "$col" fail "build failed (see $logdir/build-$m-$n.err)"
+			[ "$m" != y ] || cell "$n" sparse fail "no build"
+			continue
+		fi
+		if [ ! -f "$prev.cc" ]; then
+			# The previous step did not build: compare with the base.
+			prev=$logdir/state/$m-0
+		fi
+		{
+			new_lines "$prev.cc" "$cur.cc"
+			new_lines "$logdir/state/$m-seen.other" "$cur.other"
+		} >"$logdir/new-$m-$n.txt"
+		LC_ALL=C sort -u "$logdir/state/$m-seen.other" "$cur.other" -o "$logdir/state/$m-seen.other"
+		if [ -s "$logdir/new-$m-$n.txt" ]; then
+			cat "$logdir/new-$m-$n.txt"
+			cell "$n" "$col" fail "$(wc -l <"$logdir/new-$m-$n.txt") new warnings"
+		else
+			cell "$n" "$col" ok
+		fi
+		if [ "$m" = y ]; then
+			new_lines "$prev.sparse" "$cur.sparse" >"$logdir/new-sparse-$n.txt"
+			if [ -s "$logdir/new-sparse-$n.txt" ]; then
+				cat "$logdir/new-sparse-$n.txt"
+				cell "$n" sparse fail "$(wc -l <"$logdir/new-sparse-$n.txt") new warnings"
+			else
+				cell "$n" sparse ok "$(wc -l <"$cur.sparse") before and after"
+			fi
+		fi
+	done
+	info "x86_64 builds: $((SECONDS - t))s"
+
+	# kernel-doc on both sides of the patch, files at their tree paths.
+	[ ${#kdoc_wall[@]} -gt 0 ] || ! "$kdoc" -h 2>&1 | grep -q -- '-Wall' || kdoc_wall=(-Wall)
+	mapfile -t files < <(git -C "$wt" diff --name-only "$c^" "$c" -- '*.c' '*.h')
+	kd=$(mktemp -d)
+	for side in old new; do
+		rev=$c
+		[ "$side" = new ] || rev=$c^
+		mkdir -p "$kd/$side"
+		for f in "${files[@]}"; do
+			git -C "$wt" cat-file -e "$rev:$f" 2>/dev/null || continue
+			mkdir -p "$kd/$side/$(dirname "$f")"
+			git -C "$wt" show "$rev:$f" >"$kd/$side/$f"
+			(cd "$kd/$side" && "$kdoc" -none "${kdoc_wall[@]}" "$f") 2>&1 |
+				sed -E 's/:[0-9]+([: ]|$)/\1/g; s/ line [0-9]+/ line/' >>"$kd/$side.log"
+		done
+		LC_ALL=C sort -o "$kd/$side.log" "$kd/$side.log" 2>/dev/null || : >"$kd/$side.log"
+	done
+	new_lines "$kd/old.log" "$kd/new.log" >"$logdir/new-kdoc-$n.txt"
+	if [ ${#files[@]} -eq 0 ]; then
+		cell "$n" kernel-doc na "no .c/.h change"
+	elif [ -s "$logdir/new-kdoc-$n.txt" ]; then
+		cat "$logdir/new-kdoc-$n.txt"
+		cell "$n" kernel-doc fail "$(wc -l <"$logdir/new-kdoc-$n.txt") new warnings"
+	else
+		cell "$n" kernel-doc ok "${kdoc_wall[*]}"
+	fi
+	rm -rf "$kd"
+done
+git -C "$wt" checkout -q "$branch"
+
+# --- the table ---------------------------------------------------------------
+cols=(checkpatch KUnit "gcc y" "gcc m" clang sparse kernel-doc SoB Fixes Link/Cc recipients)
+{
+	printf '| # | patch |'
+	printf ' %s |' "${cols[@]}"
+	printf '\n|---|---|'
+	printf -- '---|%.0s' "${cols[@]}"
+	printf '\n'
+	for i in "${!pfiles[@]}"; do
+		n=$((i + 1))
+		printf '| %s | %s |' "$n" "$(git -C "$wt" log -1 --format=%s "${commits[$i]}")"
+		for col in "${cols[@]}"; do
+			r=$(awk -F'\t' -v n="$n" -v c="$col" '$1 == n && $2 == c { print $3 }' "$cells" | head -n 1)
+			case $r in
+			ok) s="✓" ;;
+			fail) s="✗" ;;
+			na) s="–" ;;
+			*) s="✗ (not run)" ;;
+			esac
+			[ "$col" != KUnit ] || [ "$r" != ok ] ||
+				s="✓ $(awk -F'\t' -v n="$n" '$1 == n && $2 == "KUnit" { print $4 }' "$cells" | cut -d' ' -f1)"
+			printf ' %s |' "$s"
+		done
+		printf '\n'
+	done
+	echo
+	echo '✓ pass, ✗ fail, – not applicable.  Notes:'
+	awk -F'\t' '($3 == "fail" || ($3 == "na" && $2 != "clang" && $4 != "") || $2 == "Fixes") && $4 != "" {
+		printf "- %s %s: %s%s\n", $1, $2, ($3 == "fail" ? "FAIL: " : ""), $4 }' "$cells"
+	[ -z "${skip[clang]:-}" ] || printf -- '- clang: n/a for every patch: %s\n' "${skip[clang]}"
+} >"$logdir/checks.md"
+cp "$logdir/checks.md" "$BSK_CACHE/checks-$(basename "$wt").md"
+cat "$logdir/checks.md"
+
+ok=$(awk -F'\t' '$3 == "ok" && $2 != "KUnit"' "$cells" | wc -l)
+bad=$(awk -F'\t' '$3 == "fail"' "$cells" | wc -l)
+# A cell that never got a result is red too.
+want=$(( ${#pfiles[@]} * ${#cols[@]} ))
+got=$(wc -l <"$cells")
+[ "$got" -ge "$want" ] || bad=$((bad + want - got))
+printf '%s passed, %s failed\n' "$((kunit_cases + ok))" "$bad"
+[ "$bad" -eq 0 ]
