@@ -40,8 +40,10 @@ kmake() {
 
 frags=("$BSK_TOP/configs/x86_64-block.config")
 
+# tinyconfig only for a new build dir (regenerating it makes kbuild
+# rebuild every object), then the fragment merged onto the .config.
 configure() {
-	kmake tinyconfig >/dev/null
+	[ -f "$out/.config" ] || kmake tinyconfig >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null 2>&1
 	kmake olddefconfig >/dev/null
 	grep -qx 'CONFIG_IOSCHED_BFQ=y' "$out/.config" ||
