@@ -82,6 +82,15 @@ stage_end
 [ -n "$wt" ] || finish
 read -r _ _ base < <(tools/tree.sh)
 mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
+# The clang the per-patch builds need depends on the base (its minimum
+# LLVM): installed now as root, else one line; none new enough is "n/a".
+tools/clang.sh "$wt" >/dev/null 2>"$LOGDIR/clang.err"
+rc=$?
+if [ "$rc" -eq 1 ]; then
+	cat "$LOGDIR/clang.err"
+	record "a Debian clang for the base" 1
+	finish
+fi
 
 stage "quilt push -a on a plain tree"
 qt=$(mktemp -d)
