@@ -172,6 +172,7 @@ done
 kdoc_wall=()
 kdoc=$wt/scripts/kernel-doc
 [ -e "$kdoc" ] || kdoc=$wt/scripts/kernel-doc.pl
+! "$kdoc" -h 2>&1 | grep -q -- '-Wall' || kdoc_wall=(-Wall)
 
 for i in "${!commits[@]}"; do
 	n=$((i + 1))
@@ -238,7 +239,6 @@ for i in "${!commits[@]}"; do
 	info "x86_64 builds: $((SECONDS - t))s"
 
 	# kernel-doc on both sides of the patch, files at their tree paths.
-	[ ${#kdoc_wall[@]} -gt 0 ] || ! "$kdoc" -h 2>&1 | grep -q -- '-Wall' || kdoc_wall=(-Wall)
 	mapfile -t files < <(git -C "$wt" diff --name-only "$c^" "$c" -- '*.c' '*.h')
 	kd=$(mktemp -d)
 	for side in old new; do

@@ -84,7 +84,7 @@ pkg=$(git -C "$swt" log -1 --format=%b "$base" | sed -n 's/^Debian package \([^ 
 	for ((r = rev; r >= 1; r--)); do
 		awk -v r="v$r" '
 			$0 ~ "^" r " \\(" { on = 1; print "Changes in " $0 ":"; next }
-			on && /^(v[0-9]+ \(|[A-Z][^ ]* [^ ]|$)/ && !/^  / { if ($0 == "") { on = 0 } }
+			on && /^$/ { on = 0 }
 			on { print }' "$notes"
 	done
 	prev=$((rev - 1))
