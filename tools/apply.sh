@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERIES=${1:-${SERIES:-$BSK_TOP/series}}
+SERIES=${1:-${SERIES:-$(bsk_series)}}
 [ -f "$SERIES" ] || die "no series file $SERIES"
 PATCHDIR=$(dirname "$SERIES")/patches
 mapfile -t patches < <(series_patches "$SERIES")

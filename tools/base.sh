@@ -26,7 +26,7 @@ else
 fi
 KEYRING=${BSK_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 OS_RELEASE=${BSK_OS_RELEASE:-/etc/os-release}
-LTS_SERIES=${BSK_LTS_SERIES:-6.12}
+LTS_SERIES=$BSK_LTS_SERIES
 APT_DIR=$BSK_CACHE/apt/$BASE
 SRC_DIR=$BSK_CACHE/src
 

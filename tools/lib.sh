@@ -7,7 +7,41 @@ BSK_CACHE=${BSK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/blk-sched-kunit}
 BSK_NAME="blk-sched-kunit maintainers"
 BSK_EMAIL="maintainers@blk-sched-kunit.invalid"
 BSK_BRANCH=${BSK_BRANCH:-blk-sched-kunit}
-export BSK_TOP BSK_CACHE
+# The LTS line BASE=lts means: its Debian source package and its series.
+BSK_LTS_SERIES=${BSK_LTS_SERIES:-6.12}
+export BSK_TOP BSK_CACHE BSK_LTS_SERIES
+
+# The series file for BASE: series (mainline) or series-<LTS> (lts).
+# Patches that must differ there live in patches/<LTS>/ and are listed
+# from there; the others are listed by their mainline file name.
+bsk_series() {
+	case ${BASE:-mainline} in
+	lts) printf '%s\n' "$BSK_TOP/series-$BSK_LTS_SERIES" ;;
+	*) printf '%s\n' "$BSK_TOP/series" ;;
+	esac
+}
+
+# The version a series file is for ("" for the mainline series).
+series_version() {
+	local b=${1##*/}
+	case $b in
+	series-*) printf '%s\n' "${b#series-}" ;;
+	*) printf '\n' ;;
+	esac
+}
+
+# The text a maintainer put between --- and the diffstat of a patch mail
+# (for a patch that differs from its mainline version: what and why).
+patch_note() {
+	awk 'f && (/^ .*\| +[0-9]+/ || /^ [0-9]+ files? changed/) { exit }
+	     f { print } /^---$/ && !f { f = 1 }' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+# Same change and same message: the two mails are one patch.
+same_patch() {
+	[ "$(sed -n '/^Subject:/,/^---$/p' "$1")" = "$(sed -n '/^Subject:/,/^---$/p' "$2")" ] &&
+		[ "$(git patch-id --stable <"$1" | cut -d' ' -f1)" = "$(git patch-id --stable <"$2" | cut -d' ' -f1)" ]
+}
 
 # One clear line on stderr, then exit.
 die() {

@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint-series.sh [SERIES] - is SERIES consistent with patches/?  Every listed
-# patch exists and is listed once, no patch file is left out, each patch is a
-# git format-patch mail from the role identity with a Signed-off-by from it
-# and a diff, and the cover letter is there.  One line per problem; exits
-# non-zero if there is any.
+# patch exists and is listed once, no patch file is left out (of all the
+# series files), each patch is a git format-patch mail from the role identity
+# with a Signed-off-by from it and a diff, and the cover letter is there.
+# For an LTS series (series-<V>), each patch in patches/<V>/ carries a note
+# below "---" and is not a copy of its mainline patch.  One line per problem;
+# exits non-zero if there is any.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERIES=${1:-${SERIES:-$BSK_TOP/series}}
+SERIES=${1:-${SERIES:-$(bsk_series)}}
 PATCHDIR=$(dirname "$SERIES")/patches
 [ -f "$SERIES" ] || die "no series file $SERIES"
 ident="$BSK_NAME <$BSK_EMAIL>"
@@ -37,12 +39,30 @@ for p in "${listed[@]}"; do
 	grep -qxF "Signed-off-by: $ident" "$f" || problem "$p: no 'Signed-off-by: $ident'"
 	grep -q '^diff --git ' "$f" || problem "$p: contains no diff"
 done
-# Orphans: patch files beside the series that it does not list.
+# An LTS series: a patch of its own must say below --- what differs from
+# mainline and why, and must not be a copy of the mainline patch.
+ver=$(series_version "$SERIES")
+if [ -n "$ver" ]; then
+	for p in "${listed[@]}"; do
+		case $p in "$ver"/*) ;; */*) problem "$SERIES lists $p: not a mainline patch nor one in $ver/" ;; *) continue ;; esac
+		f=$PATCHDIR/$p
+		[ -f "$f" ] || continue
+		[ -n "$(patch_note "$f")" ] ||
+			problem "$p: no note below '---' saying what differs from the mainline version and why"
+		! { [ -f "$PATCHDIR/${p#*/}" ] && same_patch "$PATCHDIR/${p#*/}" "$f"; } ||
+			problem "$p is the mainline patch ${p#*/} unchanged: list that instead"
+	done
+fi
+# Orphans: patch files beside the series files (series, series-*) that
+# none of them lists.
+mapfile -t all < <(for s in "$(dirname "$SERIES")"/series "$(dirname "$SERIES")"/series-*; do
+	[ ! -f "$s" ] || series_patches "$s"
+done)
 while IFS= read -r f; do
 	n=${f#"$PATCHDIR"/}
-	printf '%s\n' "${listed[@]}" | grep -qxF "$n" ||
-		problem "$n is in $PATCHDIR but not listed in $SERIES"
-done < <(find "$PATCHDIR" -maxdepth 1 -type f -name '*.patch' | sort)
+	printf '%s\n' "${all[@]}" | grep -qxF "$n" ||
+		problem "$n is in $PATCHDIR but no series file lists it"
+done < <(find "$PATCHDIR" -maxdepth 2 -type f -name '*.patch' | sort)
 [ -f "$PATCHDIR/cover-letter" ] || problem "no cover letter at $PATCHDIR/cover-letter"
 [ "$bad" -eq 0 ] || exit 1
 info "$SERIES: ${#listed[@]} patches, consistent"

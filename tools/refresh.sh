@@ -6,11 +6,17 @@
 # (no numbers: the order lives in SERIES).  The series' leading comment block
 # and the cover letter are kept.  Refuses while patches/ or SERIES has
 # uncommitted edits, so nothing of the user's is overwritten.
+#
+# For an LTS series (series-<V>, BASE=lts) a commit that is the mainline
+# patch of the same name (same message, same git patch-id) is listed by
+# that name; any other goes to patches/<V>/, keeping the note below its
+# "---" (what differs from mainline, and why) from the file it replaces.
+# Only files in patches/<V>/ are written or removed then.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERIES=${1:-${SERIES:-$BSK_TOP/series}}
+SERIES=${1:-${SERIES:-$(bsk_series)}}
 PATCHDIR=$(dirname "$SERIES")/patches
 
 sdir=$(dirname "$SERIES")
@@ -31,19 +37,34 @@ GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
 git -C "$wt" -c core.abbrev=12 -c diff.algorithm=myers -c diff.renames=true \
 	format-patch -q --zero-commit --no-signature -N -o "$tmp" "$base..HEAD"
 
+ver=$(series_version "$SERIES")
 names=()
 for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || continue
 	n=$(basename "$f")
 	n=${n#[0-9][0-9][0-9][0-9]-}
+	if [ -n "$ver" ] && [ -f "$PATCHDIR/$n" ] && same_patch "$PATCHDIR/$n" "$f"; then
+		rm -f "$f"
+		names+=("$n")
+		continue
+	fi
+	[ -z "$ver" ] || n=$ver/$n
 	names+=("$n")
+	if [ -n "$ver" ] && [ -f "$PATCHDIR/$n" ] && note=$(patch_note "$PATCHDIR/$n") && [ -n "$note" ]; then
+		printf '%s\n\n' "$note" >"$tmp/note"
+		sed -i "0,/^---\$/{/^---\$/r $tmp/note
+}" "$f"
+	fi
+	mkdir -p "$tmp/$(dirname "$n")"
 	mv "$f" "$tmp/$n.new"
 done
 
 # Old patches that are no longer in the series go away; the rest are
-# replaced.  Only files the old series listed are touched.
+# replaced.  Only files the old series listed are touched (for an LTS
+# series, only those in patches/<V>/).
 if [ -f "$SERIES" ]; then
 	while read -r old; do
+		[ -z "$ver" ] || [ "${old%%/*}" = "$ver" ] || continue
 		case " ${names[*]-} " in *" $old "*) ;; *) rm -f "$PATCHDIR/$old" ;; esac
 	done < <(series_patches "$SERIES")
 	# the comment block before the first patch name
@@ -53,7 +74,10 @@ else
 fi
 mkdir -p "$PATCHDIR"
 for n in "${names[@]}"; do
-	mv "$tmp/$n.new" "$PATCHDIR/$n"
+	if [ -f "$tmp/$n.new" ]; then
+		mkdir -p "$PATCHDIR/$(dirname "$n")"
+		mv "$tmp/$n.new" "$PATCHDIR/$n"
+	fi
 	printf '%s\n' "$n" >>"$tmp/series"
 done
 mv "$tmp/series" "$SERIES"
