@@ -8,7 +8,9 @@
 #   make send         b4 dry run: the mails in SEND_OUT, nothing is sent
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
 #
-#   BASE=mainline|lts   Debian kernel base (default mainline)
+#   BASE=mainline|lts   Debian kernel base and its series: series, or
+#                       series-6.12 on the LTS base (default mainline;
+#                       'make check' without BASE covers both)
 #   KERNEL=/path        your own kernel git tree instead (never modified)
 #   ARCH=um|x86_64      KUnit under UML (default) or QEMU
 #   BSK_CACHE=dir       cache for bases, build dirs and runs
@@ -16,9 +18,12 @@
 #   SEND_OUT=dir        make send: where the mails go
 #                       (default results/outgoing/<base>-v<N>, not committed)
 
-BASE ?= mainline
+BASE ?=
 ARCH ?= um
 export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT
+
+# On the LTS base, kunit/mutations/<LTS>/X.tsv replaces kunit/mutations/X.tsv.
+MUT_V := $(if $(filter lts,$(BASE)),$(or $(BSK_LTS_SERIES),6.12))
 
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
 
@@ -53,7 +58,9 @@ send:
 # Every mutation listed in kunit/mutations/*.tsv must make a suite fail.
 mutate: deps
 	@tools/apply.sh >/dev/null
-	@rc=0; for f in kunit/mutations/*.tsv; do tools/mutate.sh $$f || rc=1; done; \
+	@rc=0; for f in kunit/mutations/*.tsv; do \
+		g=kunit/mutations/$(MUT_V)/$${f##*/}; [ -z "$(MUT_V)" ] || [ ! -f $$g ] || f=$$g; \
+		tools/mutate.sh $$f || rc=1; done; \
 	for f in kunit/mutations/x86_64/*.tsv; do ARCH=x86_64 tools/mutate.sh $$f || rc=1; done; \
 	exit $$rc
 

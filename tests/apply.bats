@@ -147,3 +147,45 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ "$(git -C "$wt" log -1 --format=%B)" == *"Why, and then what."* ]]
 }
+
+@test "LTS series: refresh lists an unchanged patch by its mainline name, a changed one under <V>/ with its note kept" {
+	cp -r "$T" "$BATS_TEST_TMPDIR/orig"
+	cp "$T/series" "$T/series-6.12"
+	run "$TOP/tools/apply.sh" "$T/series-6.12"
+	[ "$status" -eq 0 ]
+	wt=${lines[-1]}
+	sed -i 's/^line nine$/line nine (6.12)/' "$wt/block/bfq-iosched.c"
+	git -C "$wt" -c user.name="blk-sched-kunit maintainers" \
+		-c user.email=maintainers@blk-sched-kunit.invalid commit -q -a --amend --no-edit
+	run "$TOP/tools/refresh.sh" "$T/series-6.12"
+	[ "$status" -eq 0 ]
+	for f in "$BATS_TEST_TMPDIR"/orig/patches/*; do cmp "$f" "$T/patches/${f##*/}"; done
+	cmp "$BATS_TEST_TMPDIR/orig/series" "$T/series"
+	[ "$(grep -v '^#' "$T/series-6.12")" = "block-bfq-first-change.patch
+6.12/block-bfq-second-change.patch" ]
+	grep -q '^+line nine (6.12)$' "$T/patches/6.12/block-bfq-second-change.patch"
+	# without a note below --- the LTS patch is refused
+	run "$TOP/tools/lint-series.sh" "$T/series-6.12"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"6.12/block-bfq-second-change.patch: no note below '---'"* ]]
+	sed -i '0,/^---$/s//---\n6.12: line nine differs.\n/' "$T/patches/6.12/block-bfq-second-change.patch"
+	run "$TOP/tools/lint-series.sh" "$T/series-6.12"
+	[ "$status" -eq 0 ]
+	# the note survives apply and refresh
+	cp "$T/patches/6.12/block-bfq-second-change.patch" "$BATS_TEST_TMPDIR/with-note"
+	run "$TOP/tools/apply.sh" "$T/series-6.12"
+	[ "$status" -eq 0 ]
+	run "$TOP/tools/refresh.sh" "$T/series-6.12"
+	[ "$status" -eq 0 ]
+	cmp "$BATS_TEST_TMPDIR/with-note" "$T/patches/6.12/block-bfq-second-change.patch"
+}
+
+@test "LTS series: a copy of a mainline patch under <V>/ is refused" {
+	mkdir -p "$T/patches/6.12"
+	cp "$T/patches/block-bfq-first-change.patch" "$T/patches/6.12/"
+	sed -i '0,/^---$/s//---\n6.12: a note./' "$T/patches/6.12/block-bfq-first-change.patch"
+	sed 's|^block-bfq-first|6.12/block-bfq-first|' "$T/series" >"$T/series-6.12"
+	run "$TOP/tools/lint-series.sh" "$T/series-6.12"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"6.12/block-bfq-first-change.patch is the mainline patch block-bfq-first-change.patch unchanged"* ]]
+}

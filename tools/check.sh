@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh - the full gate: dependencies, the tools' own tests, series
-# consistency, apply (git am, and quilt on a plain tree), the per-patch
-# checks of patchcheck.sh for every patch in order (checkpatch --strict,
-# KUnit, x86_64 W=1 builds with BFQ =y and =m and with clang, sparse,
-# kernel-doc, trailers, recipients; a patch x check table), KUnit under
-# x86_64 SMP at the tip, bloat-o-meter for every patch that says "No
-# functional change" (growth must be quoted in its message), and the test
-# of 'make send' (sendcheck.sh).  Each stage prints its duration; the last line is
-# "N passed, N failed", where N counts checks and KUnit cases.
+# check.sh - the full gate.  Without BASE it covers both bases: the
+# mainline series on the mainline base in full, then series-6.12 on the LTS
+# base in a light pass; BASE=mainline or BASE=lts gives that base alone, in
+# full.  Per base:
+#
+#   series consistency (lint-series.sh), apply (git am; quilt --fuzz=0 on a
+#   plain tree gives the same files), the per-patch checks of patchcheck.sh
+#   for every patch in order (checkpatch --strict, KUnit, trailers,
+#   kernel-doc, recipients; in full also x86_64 W=1 builds with BFQ =y, =m
+#   and clang, and sparse: a patch x check table), and in full: KUnit under
+#   x86_64 SMP at the tip, bloat-o-meter for every patch that says "No
+#   functional change" (growth must be quoted in its message, or for the
+#   LTS series in MAINTAINERS-notes), and on mainline the test of 'make
+#   send' (sendcheck.sh).
+#
+# With both bases, the LTS base is fetched, applied and its UML KUnit
+# build warmed in the background (nice) while the mainline checks run, and
+# the mainline x86_64 SMP KUnit runs beside the LTS pass.  Each stage
+# prints its duration; the last line is "N passed, N failed", where N
+# counts checks and KUnit cases.
 set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -18,7 +29,6 @@ T0=$SECONDS
 cd "$BSK_TOP" || exit 1
 # The gate runs every suite: a filter set for 'make kunit' must not narrow it.
 unset KUNIT_FILTER
-SERIES=${SERIES:-$BSK_TOP/series}
 LOGDIR=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-check
 mkdir -p "$LOGDIR"
 passed=0
@@ -70,50 +80,18 @@ failed=$((failed + nok))
 printf '%s  bats tests/: %d ok, %d not ok\n' "$([ "$nok" -eq 0 ] && echo PASS || echo FAIL)" "$ok" "$nok"
 stage_end
 
-stage "series consistency"
-tools/lint-series.sh "$SERIES"
-record "series <-> patches" $?
-stage_end
-
-stage "base and apply"
-wt=$(tools/apply.sh "$SERIES")
-record "git am of the series onto the ${BASE:-mainline} base" $?
-stage_end
-[ -n "$wt" ] || finish
-read -r _ _ base < <(tools/tree.sh)
-mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
-# The clang the per-patch builds need depends on the base (its minimum
-# LLVM): installed now as root, else one line; none new enough is "n/a".
-tools/clang.sh "$wt" >/dev/null 2>"$LOGDIR/clang.err"
-rc=$?
-if [ "$rc" -eq 1 ]; then
-	cat "$LOGDIR/clang.err"
-	record "a Debian clang for the base" 1
-	finish
-fi
-
-stage "quilt push -a on a plain tree"
-qt=$(mktemp -d)
-mapfile -t files < <(git -C "$wt" diff --name-only "$base" HEAD)
-for f in "${files[@]}"; do
-	if git -C "$wt" cat-file -e "$base:$f" 2>/dev/null; then
-		mkdir -p "$qt/$(dirname "$f")"
-		git -C "$wt" show "$base:$f" >"$qt/$f"
-	fi
-done
-(cd "$qt" && QUILT_PATCHES="$(dirname "$SERIES")/patches" QUILT_SERIES="$SERIES" \
-	quilt push -a -q --fuzz=0 >"$LOGDIR/quilt.log" 2>&1)
-rc=$?
-if [ "$rc" -eq 0 ]; then
-	for f in "${files[@]}"; do
-		cmp -s "$qt/$f" "$wt/$f" || { echo "quilt result differs from git am: $f"; rc=1; }
-	done
+if [ -n "${BASE:-}" ]; then
+	passes=("$BASE:full")
 else
-	cat "$LOGDIR/quilt.log"
+	passes=(mainline:full lts:light)
+	# The LTS base, its series and a warm UML build, in the background.
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	BASE=lts SERIES=$(BASE=lts bsk_series) nice -n 10 bash -c '
+		wt=$(tools/apply.sh) && KUNIT_BUILD_ONLY=1 tools/kunit.sh "$wt"' \
+		>"$LOGDIR/lts-prep.log" 2>&1 &
+	lts_prep=$!
+	info "LTS base, apply and UML build in the background (log: $LOGDIR/lts-prep.log)"
 fi
-rm -rf "$qt"
-record "quilt push -a --fuzz=0 gives the same files as git am" "$rc"
-stage_end
 
 # kunit_result LOG RC LABEL START: count a kunit.sh run in the totals.
 kunit_result() {
@@ -133,50 +111,151 @@ kunit_result() {
 	fi
 }
 
-stage "per-patch checks (${#commits[@]} patches: checkpatch, KUnit, W=1 gcc =y/=m and clang, sparse, kernel-doc, trailers, recipients)"
-t=$SECONDS
-tools/patchcheck.sh "$wt" "$base" "$SERIES" "$LOGDIR/patches" 2> >(tee "$LOGDIR/patchcheck.err" >&2) |
-	tee "$LOGDIR/patchcheck.log"
-kunit_result "$LOGDIR/patchcheck.log" "${PIPESTATUS[0]}" "per-patch checks (table: $LOGDIR/patches/checks.md)" "$t"
+# x86_smp_result LOG RC START: the x86_64 SMP run, in which nothing may skip.
+x86_smp_result() {
+	kunit_result "$1" "$2" "KUnit x86_64 SMP at the tip ($b)" "$3"
+	if grep -q 'SKIPPED' "$1"; then
+		grep 'SKIPPED' "$1"
+		record "no case skipped under x86_64 SMP ($b)" 1
+	fi
+}
+
+x86_pid=
+for pass in "${passes[@]}"; do
+b=${pass%%:*}
+mode=${pass#*:}
+export BASE=$b
+SERIES=$(bsk_series)
+L=$LOGDIR/$b
+mkdir -p "$L"
+printf '\n=== %s base, %s (%s) ===\n' "$b" "$(basename "$SERIES")" "$mode" >&2
+
+stage "series consistency ($b)"
+tools/lint-series.sh "$SERIES"
+record "$(basename "$SERIES") <-> patches" $?
 stage_end
 
-# UML has no SMP: the completion-routing cases that need a second CPU, a
-# real IPI and a topology with two LLCs run here.
-if [ "${ARCH:-um}" = um ]; then
-	stage "KUnit at the tip (x86_64, SMP: QEMU TCG, 2 sockets x 2 CPUs)"
-	t=$SECONDS
-	ARCH=x86_64 tools/kunit.sh "$wt" >"$LOGDIR/kunit-x86_64.log" 2>&1
-	kunit_result "$LOGDIR/kunit-x86_64.log" $? "KUnit x86_64 SMP at the tip" "$t"
-	if grep -q 'SKIPPED' "$LOGDIR/kunit-x86_64.log"; then
-		grep 'SKIPPED' "$LOGDIR/kunit-x86_64.log"
-		record "no case skipped under x86_64 SMP" 1
+stage "base and apply ($b)"
+if [ "$b" = lts ] && [ -n "${lts_prep:-}" ]; then
+	wait "$lts_prep" || { tail -n 3 "$LOGDIR/lts-prep.log"; info "the background LTS preparation failed; trying again here"; }
+fi
+wt=$(tools/apply.sh "$SERIES")
+record "git am of $(basename "$SERIES") onto the $b base" $?
+stage_end
+[ -n "$wt" ] || continue
+read -r _ _ base < <(tools/tree.sh)
+mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
+if [ "$mode" = full ]; then
+	# The clang the per-patch builds need depends on the base (its minimum
+	# LLVM): installed now as root, else one line; none new enough is "n/a".
+	tools/clang.sh "$wt" >/dev/null 2>"$L/clang.err"
+	if [ $? -eq 1 ]; then
+		cat "$L/clang.err"
+		record "a Debian clang for the $b base" 1
+		continue
 	fi
+fi
+
+stage "quilt push -a on a plain tree ($b)"
+qt=$(mktemp -d)
+mapfile -t files < <(git -C "$wt" diff --name-only "$base" HEAD)
+for f in "${files[@]}"; do
+	if git -C "$wt" cat-file -e "$base:$f" 2>/dev/null; then
+		mkdir -p "$qt/$(dirname "$f")"
+		git -C "$wt" show "$base:$f" >"$qt/$f"
+	fi
+done
+(cd "$qt" && QUILT_PATCHES="$(dirname "$SERIES")/patches" QUILT_SERIES="$SERIES" \
+	quilt push -a -q --fuzz=0 >"$L/quilt.log" 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	for f in "${files[@]}"; do
+		cmp -s "$qt/$f" "$wt/$f" || { echo "quilt result differs from git am: $f"; rc=1; }
+	done
+else
+	cat "$L/quilt.log"
+fi
+rm -rf "$qt"
+record "quilt push -a --fuzz=0 of $(basename "$SERIES") gives the same files as git am" "$rc"
+stage_end
+
+if [ "$mode" = full ]; then
+	what="checkpatch, KUnit, W=1 gcc =y/=m and clang, sparse, kernel-doc, trailers, recipients"
+	builds=1
+else
+	what="checkpatch, KUnit, kernel-doc, trailers; BASE=$b make check adds the x86_64 builds"
+	builds=0
+fi
+stage "per-patch checks, $b (${#commits[@]} patches: $what)"
+t=$SECONDS
+PATCHCHECK_BUILDS=$builds tools/patchcheck.sh "$wt" "$base" "$SERIES" "$L/patches" 2> >(tee "$L/patchcheck.err" >&2) |
+	tee "$L/patchcheck.log"
+kunit_result "$L/patchcheck.log" "${PIPESTATUS[0]}" "per-patch checks, $b (table: $L/patches/checks.md)" "$t"
+stage_end
+
+if [ "$mode" = full ]; then
+	stage "bloat-o-meter on patches that claim no functional change ($b)"
+	for c in "${commits[@]}"; do
+		git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
+		subj=$(git -C "$wt" log -1 --format=%s "$c")
+		tools/objcheck.sh bloat "$wt" "$c^" "$c" >"$L/bloat-$c.log" 2>&1
+		rc=$?
+		cat "$L/bloat-$c.log"
+		# Growth passes only when the commit message quotes bloat-o-meter's
+		# summary line exactly as measured here (and so explains it); on
+		# an LTS base a mainline patch keeps its mainline message, so the
+		# LTS figure may be quoted in MAINTAINERS-notes instead.
+		grow=$(grep -m1 '^add/remove: ' "$L/bloat-$c.log")
+		if [ "$rc" -ne 0 ] && grep -q ' grew from ' "$L/bloat-$c.log" && [ -n "$grow" ]; then
+			if git -C "$wt" log -1 --format=%B "$c" | grep -qF -- "$grow"; then
+				info "growth quoted in the commit message: $grow"
+				rc=0
+			elif [ -n "$(series_version "$SERIES")" ] && grep -qF -- "$grow" MAINTAINERS-notes; then
+				info "growth quoted in MAINTAINERS-notes: $grow"
+				rc=0
+			fi
+		fi
+		record "no growth, or growth quoted: $subj ($b)" "$rc"
+	done
 	stage_end
 fi
 
-stage "bloat-o-meter on patches that claim no functional change"
-for c in "${commits[@]}"; do
-	git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
-	subj=$(git -C "$wt" log -1 --format=%s "$c")
-	tools/objcheck.sh bloat "$wt" "$c^" "$c" >"$LOGDIR/bloat-$c.log" 2>&1
-	rc=$?
-	cat "$LOGDIR/bloat-$c.log"
-	# Growth passes only when the commit message quotes bloat-o-meter's
-	# summary line exactly as measured here (and so explains it).
-	grow=$(grep -m1 '^add/remove: ' "$LOGDIR/bloat-$c.log")
-	if [ "$rc" -ne 0 ] && grep -q ' grew from ' "$LOGDIR/bloat-$c.log" && [ -n "$grow" ] &&
-		git -C "$wt" log -1 --format=%B "$c" | grep -qF -- "$grow"; then
-		info "growth quoted in the commit message: $grow"
-		rc=0
+# UML has no SMP (6.12) or runs with one CPU: the completion-routing cases
+# that need a second CPU, a real IPI and a topology with two LLCs run here.
+if [ "$mode" = full ] && [ "${ARCH:-um}" = um ]; then
+	if [ "${#passes[@]}" -gt 1 ]; then
+		# Beside the next pass (another tree); its result comes at the end.
+		x86_start=$SECONDS
+		x86_base=$b
+		ARCH=x86_64 tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1 &
+		x86_pid=$!
+		info "KUnit x86_64 SMP at the $b tip runs in the background (log: $L/kunit-x86_64.log)"
+	else
+		stage "KUnit at the tip, $b (x86_64, SMP: QEMU TCG, 2 sockets x 2 CPUs)"
+		t=$SECONDS
+		ARCH=x86_64 tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1
+		x86_smp_result "$L/kunit-x86_64.log" $? "$t"
+		stage_end
 	fi
-	record "no growth, or growth quoted in the message: $subj" "$rc"
-done
-stage_end
+fi
 
-stage "make send, dry run: mails, git am, cover letter, range-diff"
-tools/sendcheck.sh >"$LOGDIR/sendcheck.log" 2>&1
-kunit_result "$LOGDIR/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
-grep -E '^(PASS|FAIL) ' "$LOGDIR/sendcheck.log"
-stage_end
+if [ "$mode" = full ] && [ "$b" = mainline ]; then
+	stage "make send, dry run: mails, git am, cover letter, range-diff"
+	tools/sendcheck.sh >"$L/sendcheck.log" 2>&1
+	kunit_result "$L/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
+	grep -E '^(PASS|FAIL) ' "$L/sendcheck.log"
+	stage_end
+fi
+
+done
+
+if [ -n "$x86_pid" ]; then
+	stage "KUnit at the tip, $x86_base (x86_64, SMP: QEMU TCG, 2 sockets x 2 CPUs; started in the background)"
+	rc=0
+	wait "$x86_pid" || rc=$?
+	b=$x86_base
+	x86_smp_result "$LOGDIR/$b/kunit-x86_64.log" "$rc" "$x86_start"
+	stage_end
+fi
 
 finish

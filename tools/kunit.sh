@@ -8,6 +8,8 @@
 #
 #   ARCH=um (default) or x86_64 (QEMU, TCG, -smp 4,sockets=2,cores=2: two LLCs)
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
+#   KUNIT_BUILD_ONLY=1 build only (kunit.py build), e.g. to warm a build
+#                      dir; the last line is then "built" or an error
 #
 # The build directory is kept per tree and arch in the cache, so later runs
 # are incremental.  Each run's kunit.py output, KTAP log and --json
@@ -40,6 +42,8 @@ mkdir -p "$build" "$run"
 
 args=(run --build_dir="$build" --jobs="$(nproc)" --arch="$arch"
       --kunitconfig=block/tests --json="$run/results.json" --timeout=600)
+[ "${KUNIT_BUILD_ONLY:-0}" = 0 ] ||
+	args=(build --build_dir="$build" --jobs="$(nproc)" --arch="$arch" --kunitconfig=block/tests)
 [ ! -f "$BSK_TOP/kunit/$arch.kunitconfig" ] ||
 	args+=(--kunitconfig="$BSK_TOP/kunit/$arch.kunitconfig")
 if command -v ccache >/dev/null; then
@@ -47,6 +51,13 @@ if command -v ccache >/dev/null; then
 	[ "$arch" = um ] || cc=x86_64-linux-gnu-gcc
 	command -v "$cc" >/dev/null || cc=gcc
 	args+=(--make_options "CC=ccache $cc")
+fi
+if [ "${KUNIT_BUILD_ONLY:-0}" != 0 ]; then
+	info "kunit.py ${args[*]} (in $tree)"
+	(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") >"$run/kunit.log" 2>&1 ||
+		die "kunit.py build failed in $tree (see $run/kunit.log)"
+	echo built
+	exit 0
 fi
 [ ${#qemu[@]} -eq 0 ] || args+=("${qemu[@]}")
 [ -z "${KUNIT_FILTER:-}" ] || args+=("$KUNIT_FILTER")

@@ -61,7 +61,7 @@ done)
 while IFS= read -r f; do
 	n=${f#"$PATCHDIR"/}
 	printf '%s\n' "${all[@]}" | grep -qxF "$n" ||
-		problem "$n is in $PATCHDIR but no series file lists it"
+		problem "$n is in $PATCHDIR but not listed in any series file"
 done < <(find "$PATCHDIR" -maxdepth 2 -type f -name '*.patch' | sort)
 [ -f "$PATCHDIR/cover-letter" ] || problem "no cover letter at $PATCHDIR/cover-letter"
 [ "$bad" -eq 0 ] || exit 1

@@ -25,6 +25,13 @@
 #                prep -c runs) on the applied tree, recorded; the row must
 #                be in MAINTAINERS-notes as printed
 #
+# PATCHCHECK_BUILDS=0 leaves out the x86_64 builds (gcc y, gcc m, clang,
+# sparse): the light pass the default 'make check' gives the LTS series.
+# For an LTS series (series-<V>) the recipients are "–": it is not sent
+# with get_maintainer.pl (see MAINTAINERS-notes, Stable).  The KUnit run
+# and the builds of one patch run side by side (each a separate build
+# dir), so both cores stay busy while one object compiles.
+#
 # Writes LOGDIR/checks.md (the patch x check table, also printed and
 # copied to $BSK_CACHE/checks-<tree>.md) and LOGDIR/recipients.md.  Last
 # line: "N passed, N failed" (KUnit cases plus green cells, red cells).
@@ -41,6 +48,7 @@ logdir=${4:-}
 [ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] || die "$wt has uncommitted changes"
 pdir=$(cd "$(dirname "$series")" && pwd)/patches
 notes=$BSK_TOP/MAINTAINERS-notes
+ver=$(series_version "$series")
 mkdir -p "$logdir/state"
 mapfile -t pfiles < <(series_patches "$series")
 mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
@@ -122,6 +130,10 @@ for i in "${!pfiles[@]}"; do
 		if [ -z "$bad" ]; then cell "$n" Link/Cc ok; else cell "$n" Link/Cc fail "malformed: $(head -n 1 <<<"$bad")"; fi
 	fi
 
+	if [ -n "$ver" ]; then
+		cell "$n" recipients na "a $ver series: for stable, not sent with get_maintainer.pl"
+		continue
+	fi
 	to=$(cd "$wt" && "${gm[@]}" --nol "$p" 2>"$logdir/gm-$n.err" | paste -sd, | sed 's/,/, /g')
 	cc=$(cd "$wt" && "${gm[@]}" --nom "$p" 2>>"$logdir/gm-$n.err" | paste -sd, | sed 's/,/, /g')
 	row="| $subj | $to | $cc |"
@@ -137,13 +149,20 @@ done
 
 # --- builds: the base, then each patch -------------------------------------
 modes=(y m clang)
+[ "${PATCHCHECK_BUILDS:-1}" != 0 ] || modes=()
 declare -A skip=()
-build_step() { # STEP: build every mode at the checked-out commit
+build_step() { # STEP: build every mode at the checked-out commit, side by side
 	local m rc
+	declare -A pid=()
 	for m in "${modes[@]}"; do
 		[ -z "${skip[$m]:-}" ] || continue
+		"$BSK_TOP/tools/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" &
+		pid[$m]=$!
+	done
+	for m in "${modes[@]}"; do
+		[ -n "${pid[$m]:-}" ] || continue
 		rc=0
-		"$BSK_TOP/tools/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" || rc=$?
+		wait "${pid[$m]}" || rc=$?
 		if [ "$m" = clang ] && [ "$rc" -eq 2 ]; then
 			skip[$m]=$(sed 's/^clang.sh: //' "$logdir/build-$m-$1.err")
 			info "clang: n/a: ${skip[$m]}"
@@ -181,8 +200,12 @@ for i in "${!commits[@]}"; do
 	info "patch $n/${#commits[@]}: $(git -C "$wt" log -1 --format=%s "$c")"
 
 	t=$SECONDS
-	"$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1
-	rc=$?
+	"$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
+	kpid=$!
+	build_step "$n"
+	rc=0
+	wait "$kpid" || rc=$?
+	info "KUnit and x86_64 builds: $((SECONDS - t))s"
 	line=$(tail -n 1 "$logdir/kunit-$n.log")
 	kp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<<"$line")
 	kf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<<"$line")
@@ -193,10 +216,8 @@ for i in "${!commits[@]}"; do
 		grep -E 'FAILED|CRASHED|error' "$logdir/kunit-$n.log" | head -n 20
 		cell "$n" KUnit fail "${line:-no result} (see $logdir/kunit-$n.log)"
 	fi
-	info "KUnit: ${line} ($((SECONDS - t))s)"
+	info "KUnit: ${line}"
 
-	t=$SECONDS
-	build_step "$n"
 	for m in "${modes[@]}"; do
 		col="gcc $m"
 		[ "$m" != clang ] || col=clang
@@ -236,7 +257,6 @@ for i in "${!commits[@]}"; do
 			fi
 		fi
 	done
-	info "x86_64 builds: $((SECONDS - t))s"
 
 	# kernel-doc on both sides of the patch, files at their tree paths.
 	mapfile -t files < <(git -C "$wt" diff --name-only "$c^" "$c" -- '*.c' '*.h')
@@ -268,7 +288,9 @@ done
 git -C "$wt" checkout -q "$branch"
 
 # --- the table ---------------------------------------------------------------
-cols=(checkpatch KUnit "gcc y" "gcc m" clang sparse kernel-doc SoB Fixes Link/Cc recipients)
+cols=(checkpatch KUnit)
+[ ${#modes[@]} -eq 0 ] || cols+=("gcc y" "gcc m" clang sparse)
+cols+=(kernel-doc SoB Fixes Link/Cc recipients)
 {
 	printf '| # | patch |'
 	printf ' %s |' "${cols[@]}"
