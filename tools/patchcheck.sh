@@ -28,7 +28,7 @@
 # PATCHCHECK_BUILDS=0 leaves out the x86_64 builds (gcc y, gcc m, clang,
 # sparse): the light pass the default 'make check' gives the LTS series.
 # For an LTS series (series-<V>) the recipients are "–": it is not sent
-# with get_maintainer.pl (see MAINTAINERS-notes, Stable).  The KUnit run
+# (see MAINTAINERS-notes, Stable).  The KUnit run
 # and the builds of one patch run side by side (each a separate build
 # dir), so both cores stay busy while one object compiles.
 #
@@ -131,7 +131,7 @@ for i in "${!pfiles[@]}"; do
 	fi
 
 	if [ -n "$ver" ]; then
-		cell "$n" recipients na "a $ver series: for stable, not sent with get_maintainer.pl"
+		cell "$n" recipients na
 		continue
 	fi
 	to=$(cd "$wt" && "${gm[@]}" --nol "$p" 2>"$logdir/gm-$n.err" | paste -sd, | sed 's/,/, /g')
@@ -319,6 +319,7 @@ cols+=(kernel-doc SoB Fixes Link/Cc recipients)
 	awk -F'\t' '($3 == "fail" || ($3 == "na" && $2 != "clang" && $4 != "") || $2 == "Fixes") && $4 != "" {
 		printf "- %s %s: %s%s\n", $1, $2, ($3 == "fail" ? "FAIL: " : ""), $4 }' "$cells"
 	[ -z "${skip[clang]:-}" ] || printf -- '- clang: n/a for every patch: %s\n' "${skip[clang]}"
+	[ -z "$ver" ] || printf -- '- recipients: – for every patch: the %s series is not sent (MAINTAINERS-notes, Stable)\n' "$ver"
 } >"$logdir/checks.md"
 cp "$logdir/checks.md" "$BSK_CACHE/checks-$(basename "$wt").md"
 cat "$logdir/checks.md"

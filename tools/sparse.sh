@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # sparse.sh TREE - print the path of a sparse that TREE's
-# scripts/checker-valid.sh accepts.  Recent kernels need a sparse newer than
+# scripts/checker-valid.sh accepts (any installed sparse for a tree that
+# has no such script, e.g. 6.12).  Recent kernels need a sparse newer than
 # some Debian releases ship (7.x uses __typeof_unqual__; bookworm has
 # 0.6.4).  If the installed one is refused, Debian unstable's sparse source
 # package is fetched through a private apt state (deb-src, mirror read from
@@ -16,7 +17,14 @@ BASE=mainline . "$(dirname "${BASH_SOURCE[0]}")/base.sh"
 [ "${BASH_SOURCE[0]}" = "$0" ] || die "sparse.sh is a command, not a library"
 
 tree=${1:-}
-[ -x "$tree/scripts/checker-valid.sh" ] || die "usage: sparse.sh KERNEL_TREE (no scripts/checker-valid.sh in '$tree')"
+[ -f "$tree/Makefile" ] || die "usage: sparse.sh KERNEL_TREE (no kernel tree at '$tree')"
+# A kernel without scripts/checker-valid.sh (6.12 has none) takes the
+# installed sparse as it is.
+if [ ! -x "$tree/scripts/checker-valid.sh" ]; then
+	command -v sparse >/dev/null || die "sparse not found; run: apt-get install sparse"
+	command -v sparse
+	exit 0
+fi
 
 valid() {
 	[ "$("$tree/scripts/checker-valid.sh" "$1" -m64 2>/dev/null)" = 1 ]
