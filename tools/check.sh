@@ -80,8 +80,9 @@ failed=$((failed + nok))
 printf '%s  bats tests/: %d ok, %d not ok\n' "$([ "$nok" -eq 0 ] && echo PASS || echo FAIL)" "$ok" "$nok"
 stage_end
 
-if [ -n "${BASE:-}" ]; then
-	passes=("$BASE:full")
+if [ -n "${BASE:-}" ] || [ -n "${KERNEL:-}" ]; then
+	# One base named, or the user's own tree (one tree, one series).
+	passes=("${BASE:-mainline}:full")
 else
 	passes=(mainline:full lts:light)
 	# The LTS base, its series and a warm UML build, in the background.
