@@ -22,9 +22,6 @@ BASE ?=
 ARCH ?= um
 export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT
 
-# On the LTS base, kunit/mutations/<LTS>/X.tsv replaces kunit/mutations/X.tsv.
-MUT_V := $(if $(filter lts,$(BASE)),$(or $(BSK_LTS_SERIES),6.12))
-
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
 
 .PHONY: all deps base apply refresh kunit check send test-tools mutate
@@ -55,14 +52,11 @@ send:
 	@tools/deps.sh base build check
 	@tools/send.sh
 
-# Every mutation listed in kunit/mutations/*.tsv must make a suite fail.
-mutate: deps
+# Every mutation listed in kunit/mutations/ must make a suite fail.
+mutate:
+	@tools/deps.sh base build x86
 	@tools/apply.sh >/dev/null
-	@rc=0; for f in kunit/mutations/*.tsv; do \
-		g=kunit/mutations/$(MUT_V)/$${f##*/}; [ -z "$(MUT_V)" ] || [ ! -f $$g ] || f=$$g; \
-		tools/mutate.sh $$f || rc=1; done; \
-	for f in kunit/mutations/x86_64/*.tsv; do ARCH=x86_64 tools/mutate.sh $$f || rc=1; done; \
-	exit $$rc
+	@tools/mutate.sh
 
 test-tools:
 	@tools/deps.sh check

@@ -161,6 +161,11 @@ extract() {
 	(
 		cd "$tmp/linux"
 		bsk_git init -q -b base
+		# ~90k loose objects: git's automatic gc would repack them all
+		# behind the first later git am or commit (minutes of CPU, in the
+		# middle of a gate run).  The cache tree is ours; it stays loose.
+		git config gc.auto 0
+		git config maintenance.auto false
 		bsk_git add -A
 		bsk_git commit -q -m "Linux $kv" \
 			-m "Debian package $pkg $ver, unpacked as is except for .gitignore: the top-level \"/*\" and \"!/debian/\" rules Debian appends are removed so that git sees the tree."

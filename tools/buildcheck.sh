@@ -9,14 +9,17 @@
 # HEAD" rule); warnlog.sh keeps per-object copies, so the second build only
 # recompiles what changed.
 #
-#   y      tinyconfig + x86_64-block + kunit-tests: block/ with BFQ built in,
-#          gcc, sparse (C=1) on every object compiled
-#   m      as y with bfq-module: block/ with BFQ (and its tests) built as
-#          a module.  Every symbol a module of block/ imports must be
-#          exported by the tree (EXPORT_SYMBOL*): what modpost checks, but
-#          modpost needs vmlinux.o, i.e. the whole kernel (12 minutes cold
-#          here), and without it reports only the first 10 imports.
-#   clang  as y with the Debian clang clang.sh picks (LLVM=-N); exit 2 if
+#   y      tinyconfig + x86_64-block + kunit-off: block/ with BFQ built in
+#          and the tests off, i.e. the objects a kernel ships; they are
+#          kept in STATE.o/ for bloat-o-meter (objcheck.sh bloat-dirs)
+#   m      tinyconfig + x86_64-block + bfq-module + kunit-tests: block/
+#          with BFQ and its tests built as a module, sparse (C=1) on every
+#          object compiled.  Every symbol a module of block/ imports must
+#          be exported by the tree (EXPORT_SYMBOL*): what modpost checks,
+#          but modpost needs vmlinux.o, i.e. the whole kernel (12 minutes
+#          cold here), and without it reports only the first 10 imports.
+#   clang  tinyconfig + x86_64-block + kunit-tests (BFQ and the tests built
+#          in) with the Debian clang clang.sh picks (LLVM=-N); exit 2 if
 #          none meets TREE's minimum
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -30,8 +33,11 @@ case $mode in y|m|clang) ;; *) die "usage: buildcheck.sh y|m|clang TREE STATE" ;
 
 cfg=$BSK_TOP/configs
 frags=("$cfg/x86_64-block.config")
-[ "$mode" != m ] || frags+=("$cfg/bfq-module.config")
-frags+=("$cfg/kunit-tests.config")
+case $mode in
+y) frags+=("$cfg/kunit-off.config") ;;
+m) frags+=("$cfg/bfq-module.config" "$cfg/kunit-tests.config") ;;
+clang) frags+=("$cfg/kunit-tests.config") ;;
+esac
 targets=(block/)
 
 cc=gcc
@@ -43,7 +49,7 @@ if [ "$mode" = clang ]; then
 fi
 ! command -v ccache >/dev/null || cc="ccache $cc"
 check=()
-if [ "$mode" = y ]; then
+if [ "$mode" = m ]; then
 	sp=$("$BSK_TOP/tools/sparse.sh" "$tree") || exit 1
 	check=(C=1 CHECK="$BSK_TOP/tools/warnlog.sh sparse $sp")
 fi
@@ -53,6 +59,8 @@ out=$BSK_CACHE/build/$name-x86_64-w1-$mode
 need_space 2048 "$BSK_CACHE"
 mkdir -p "$out"
 export BSK_WARN_DIR=$out/.bsk-warn
+# sparse runs in the =m build only (older caches had it in =y).
+[ "$mode" = m ] || rm -rf "$BSK_WARN_DIR/sparse"
 kmake() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 "${tc[@]}" \
 		CC="$BSK_TOP/tools/warnlog.sh cc $cc" -j"$(nproc)" "$@"
@@ -85,6 +93,12 @@ fi
 
 [ "$mode" != m ] || [ -s "$out/block/modules.order" ] ||
 	die "no $out/block/modules.order after the =m build: nothing was built as a module"
+if [ "$mode" = y ]; then
+	! grep -q '^CONFIG_KUNIT=y' "$out/.config" || die "$out/.config has KUnit on; the =y build must not"
+	rm -rf "$state.o"
+	mkdir -p "$state.o"
+	(cd "$out" && find block -name '*.o' ! -name '*.mod.o' -exec cp --parents {} "$state.o/" \;)
+fi
 
 # norm: keep diagnostics, drop tree prefixes and line:column numbers.
 norm() {

@@ -10,11 +10,13 @@
 #   plain tree gives the same files), the per-patch checks of patchcheck.sh
 #   for every patch in order (checkpatch --strict, KUnit, trailers,
 #   kernel-doc, recipients; in full also x86_64 W=1 builds with BFQ =y, =m
-#   and clang, and sparse: a patch x check table), and in full: KUnit under
+#   and clang, and sparse: a patch x check table; in the light pass KUnit
+#   at the last patch only and no x86_64 builds), and in full: KUnit under
 #   x86_64 SMP at the tip, bloat-o-meter for every patch that says "No
-#   functional change" (growth must be quoted in its message, or for the
-#   LTS series in MAINTAINERS-notes), and on mainline the test of 'make
-#   send' (sendcheck.sh).
+#   functional change" on the objects of the per-patch =y build, tests off
+#   (growth must be quoted in its message, or for the LTS series in
+#   MAINTAINERS-notes), and on mainline the test of 'make send'
+#   (sendcheck.sh).
 #
 # With both bases, the LTS base is fetched, applied and its UML KUnit
 # build warmed in the background (nice) while the mainline checks run, and
@@ -182,24 +184,27 @@ stage_end
 
 if [ "$mode" = full ]; then
 	what="checkpatch, KUnit, W=1 gcc =y/=m and clang, sparse, kernel-doc, trailers, recipients"
-	builds=1
+	light=0
 else
-	what="checkpatch, KUnit, kernel-doc, trailers; BASE=$b make check adds the x86_64 builds"
-	builds=0
+	what="checkpatch, kernel-doc, trailers, KUnit at the last patch; BASE=$b make check runs the whole table"
+	light=1
 fi
 stage "per-patch checks, $b (${#commits[@]} patches: $what)"
 t=$SECONDS
-PATCHCHECK_BUILDS=$builds tools/patchcheck.sh "$wt" "$base" "$SERIES" "$L/patches" 2> >(tee "$L/patchcheck.err" >&2) |
+PATCHCHECK_LIGHT=$light tools/patchcheck.sh "$wt" "$base" "$SERIES" "$L/patches" 2> >(tee "$L/patchcheck.err" >&2) |
 	tee "$L/patchcheck.log"
 kunit_result "$L/patchcheck.log" "${PIPESTATUS[0]}" "per-patch checks, $b (table: $L/patches/checks.md)" "$t"
 stage_end
 
 if [ "$mode" = full ]; then
 	stage "bloat-o-meter on patches that claim no functional change ($b)"
-	for c in "${commits[@]}"; do
+	for i in "${!commits[@]}"; do
+		c=${commits[$i]}
 		git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
 		subj=$(git -C "$wt" log -1 --format=%s "$c")
-		tools/objcheck.sh bloat "$wt" "$c^" "$c" >"$L/bloat-$c.log" 2>&1
+		# The objects of the per-patch =y build (tests off), before and after.
+		tools/objcheck.sh bloat-dirs "$wt" "$c^" "$c" "$L/patches/state/y-$i.o" \
+			"$L/patches/state/y-$((i + 1)).o" >"$L/bloat-$c.log" 2>&1
 		rc=$?
 		cat "$L/bloat-$c.log"
 		# Growth passes only when the commit message quotes bloat-o-meter's

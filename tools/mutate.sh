@@ -8,9 +8,27 @@
 # must make at least one case fail.  The file is restored after every run.
 # Prints one line per mutation and exits non-zero if any survived or did
 # not change the file.
+#
+# mutate.sh (no FILE) - every list: kunit/mutations/*.tsv, where for the
+# series of BASE=lts kunit/mutations/<version>/X.tsv replaces X.tsv, then
+# kunit/mutations/x86_64/*.tsv with ARCH=x86_64 ('make mutate').
 set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [ $# -eq 0 ]; then
+	v=$(series_version "$(bsk_series)")
+	rc=0
+	for f in "$BSK_TOP"/kunit/mutations/*.tsv; do
+		[ -z "$v" ] || [ ! -f "$BSK_TOP/kunit/mutations/$v/${f##*/}" ] ||
+			f=$BSK_TOP/kunit/mutations/$v/${f##*/}
+		"$0" "$f" || rc=1
+	done
+	for f in "$BSK_TOP"/kunit/mutations/x86_64/*.tsv; do
+		ARCH=x86_64 "$0" "$f" || rc=1
+	done
+	exit "$rc"
+fi
 
 list=${1:-}
 [ -f "$list" ] || die "usage: mutate.sh FILE.tsv [TREE] (no file '$list')"

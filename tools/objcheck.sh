@@ -7,6 +7,11 @@
 #   objcheck.sh bloat TREE A B   scripts/bloat-o-meter of the objects A..B
 #                                changes, tests off; fails if B is bigger
 #                                than A
+#   objcheck.sh bloat-dirs TREE A B ADIR BDIR
+#                                the same on objects already built: ADIR
+#                                and BDIR hold A's and B's block/ objects
+#                                (buildcheck.sh y keeps them; make check
+#                                takes them from there)
 #
 # (Warnings, sparse included, are patchcheck.sh's and buildcheck.sh's.)
 #
@@ -19,11 +24,15 @@ mode=${1:-}
 tree=${2:-}
 a=${3:-}
 b=${4:-}
-case $mode in bloat) ;; *) die "usage: objcheck.sh bloat TREE A B" ;; esac
-if [ ! -d "$tree" ] || [ -z "$b" ]; then
-	die "usage: objcheck.sh $mode TREE A B"
-fi
-[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+adir=${5:-}
+bdir=${6:-}
+case $mode in
+bloat) { [ -d "$tree" ] && [ -n "$b" ]; } || die "usage: objcheck.sh bloat TREE A B" ;;
+bloat-dirs) { [ -d "$tree" ] && [ -d "$adir" ] && [ -d "$bdir" ]; } ||
+	die "usage: objcheck.sh bloat-dirs TREE A B ADIR BDIR" ;;
+*) die "usage: objcheck.sh bloat TREE A B | bloat-dirs TREE A B ADIR BDIR" ;;
+esac
+[ "$mode" = bloat-dirs ] || [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	die "$tree has uncommitted changes"
 # Resolve now: HEAD moves once the first side is checked out.
 a=$(git -C "$tree" rev-parse -q --verify "$a^{commit}") || die "not a commit in $tree: $3"
@@ -38,7 +47,7 @@ kmake() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 CC="$cc" -j"$(nproc)" "$@"
 }
 
-frags=("$BSK_TOP/configs/x86_64-block.config")
+frags=("$BSK_TOP/configs/x86_64-block.config" "$BSK_TOP/configs/kunit-off.config")
 
 # tinyconfig only for a new build dir (regenerating it makes kbuild
 # rebuild every object), then the fragment merged onto the .config.
@@ -58,12 +67,19 @@ if [ ${#objs[@]} -eq 0 ]; then
 	exit 0
 fi
 
-orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
 tmp=$(mktemp -d)
-# shellcheck disable=SC2317 # called from the trap
-restore() { git -C "$tree" checkout -q "$orig"; }
-trap 'restore; rm -rf "$tmp"' EXIT
+if [ "$mode" = bloat-dirs ]; then
+	trap 'rm -rf "$tmp"' EXIT
+	ln -s "$(cd "$adir" && pwd)" "$tmp/a"
+	ln -s "$(cd "$bdir" && pwd)" "$tmp/b"
+else
+	orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
+	# shellcheck disable=SC2317 # called from the trap
+	restore() { git -C "$tree" checkout -q "$orig"; }
+	trap 'restore; rm -rf "$tmp"' EXIT
+fi
 for side in a b; do
+	[ "$mode" = bloat ] || break
 	git -C "$tree" checkout -q --detach "${!side}"
 	configure
 	mkdir -p "$tmp/$side"
@@ -77,8 +93,12 @@ done
 
 rc=0
 for o in "${objs[@]}"; do
-	{ [ -f "$tmp/a/$o" ] && [ -f "$tmp/b/$o" ]; } || continue
-	printf '$ scripts/bloat-o-meter %s (x86_64, %s)\n' "$o" "$(basename "${frags[0]}")"
+	if [ ! -f "$tmp/a/$o" ] || [ ! -f "$tmp/b/$o" ]; then
+		[ -f "$tmp/a/$o" ] || [ -f "$tmp/b/$o" ] && die "$o was built on one side only"
+		info "$o is not built in this configuration"
+		continue
+	fi
+	printf '$ scripts/bloat-o-meter %s (x86_64, %s, tests off)\n' "$o" "$(basename "${frags[0]}")"
 	"$tree/scripts/bloat-o-meter" "$tmp/a/$o" "$tmp/b/$o" | tee "$tmp/bloat"
 	before=$(sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\).*/\1/p' "$tmp/bloat")
 	after=$(sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\).*/\2/p' "$tmp/bloat")

@@ -8,12 +8,14 @@
 #
 #   checkpatch   scripts/checkpatch.pl --strict on the patch mail
 #   KUnit        every suite present at that point passes (UML, kunit.sh)
-#   gcc y, gcc m x86_64 W=1 builds of block/ with BFQ =y, and of vmlinux and
-#                modules with BFQ =m (buildcheck.sh): no warning the
-#                previous step did not have
-#   clang        as gcc y with a Debian clang meeting the base's minimum
-#                LLVM version; "n/a" with the reason when there is none
-#   sparse       C=1 on every object the patch makes kbuild rebuild
+#   gcc y, gcc m x86_64 W=1 builds of block/ (buildcheck.sh): BFQ =y with
+#                the tests off (the objects are kept for bloat-o-meter), and
+#                BFQ =m with its tests: no warning the previous step did
+#                not have
+#   clang        BFQ =y with the tests, with a Debian clang meeting the
+#                base's minimum LLVM version; "n/a" with the reason when
+#                there is none
+#   sparse       C=1 on every object the patch makes the =m build rebuild
 #   kernel-doc   scripts/kernel-doc -none (-Wall where supported) on the
 #                .c/.h files the patch changes: no new warnings
 #   SoB          a Signed-off-by: equal to From:
@@ -25,8 +27,10 @@
 #                prep -c runs) on the applied tree, recorded; the row must
 #                be in MAINTAINERS-notes as printed
 #
-# PATCHCHECK_BUILDS=0 leaves out the x86_64 builds (gcc y, gcc m, clang,
-# sparse): the light pass the default 'make check' gives the LTS series.
+# PATCHCHECK_LIGHT=1 leaves out the x86_64 builds (gcc y, gcc m, clang,
+# sparse) and runs KUnit at the last patch only: the light pass the
+# default 'make check' gives the LTS series (BASE=lts make check runs the
+# whole table there).
 # For an LTS series (series-<V>) the recipients are "–": it is not sent
 # (see MAINTAINERS-notes, Stable).  The KUnit run
 # and the builds of one patch run side by side (each a separate build
@@ -149,7 +153,8 @@ done
 
 # --- builds: the base, then each patch -------------------------------------
 modes=(y m clang)
-[ "${PATCHCHECK_BUILDS:-1}" != 0 ] || modes=()
+light=${PATCHCHECK_LIGHT:-0}
+[ "$light" = 0 ] || modes=()
 declare -A skip=()
 build_step() { # STEP: build every mode at the checked-out commit, side by side
 	local m rc
@@ -168,7 +173,7 @@ build_step() { # STEP: build every mode at the checked-out commit, side by side
 			info "clang: n/a: ${skip[$m]}"
 		elif [ "$rc" -ne 0 ]; then
 			cat "$logdir/build-$m-$1.err" >&2
-			rm -f "$logdir/state/$m-$1".*
+			rm -rf "$logdir/state/$m-$1".*
 		fi
 	done
 }
@@ -176,6 +181,22 @@ build_step() { # STEP: build every mode at the checked-out commit, side by side
 # new_lines OLD NEW: lines of NEW not in OLD (as multisets).
 new_lines() {
 	LC_ALL=C comm -13 "$1" "$2"
+}
+
+# kunit_cell N RC: the KUnit cell of patch N from its kunit.sh log.
+kunit_cell() {
+	local line kp kf
+	line=$(tail -n 1 "$logdir/kunit-$1.log")
+	kp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<<"$line")
+	kf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<<"$line")
+	kunit_cases=$((kunit_cases + ${kp:-0}))
+	if [ "$2" -eq 0 ] && [ "${kf:-1}" -eq 0 ]; then
+		cell "$1" KUnit ok "${kp} cases"
+	else
+		grep -E 'FAILED|CRASHED|error' "$logdir/kunit-$1.log" | head -n 20
+		cell "$1" KUnit fail "${line:-no result} (see $logdir/kunit-$1.log)"
+	fi
+	info "KUnit: ${line}"
 }
 
 git -C "$wt" checkout -q --detach "$base"
@@ -200,23 +221,18 @@ for i in "${!commits[@]}"; do
 	info "patch $n/${#commits[@]}: $(git -C "$wt" log -1 --format=%s "$c")"
 
 	t=$SECONDS
-	"$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
-	kpid=$!
-	build_step "$n"
-	rc=0
-	wait "$kpid" || rc=$?
-	info "KUnit and x86_64 builds: $((SECONDS - t))s"
-	line=$(tail -n 1 "$logdir/kunit-$n.log")
-	kp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<<"$line")
-	kf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<<"$line")
-	kunit_cases=$((kunit_cases + ${kp:-0}))
-	if [ "$rc" -eq 0 ] && [ "${kf:-1}" -eq 0 ]; then
-		cell "$n" KUnit ok "${kp} cases"
+	if [ "$light" != 0 ] && [ "$n" -lt "${#commits[@]}" ]; then
+		cell "$n" KUnit na
 	else
-		grep -E 'FAILED|CRASHED|error' "$logdir/kunit-$n.log" | head -n 20
-		cell "$n" KUnit fail "${line:-no result} (see $logdir/kunit-$n.log)"
+		"$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
+		kpid=$!
+		build_step "$n"
+		rc=0
+		wait "$kpid" || rc=$?
+		info "KUnit and x86_64 builds: $((SECONDS - t))s"
+		kunit_cell "$n" "$rc"
 	fi
-	info "KUnit: ${line}"
+
 
 	for m in "${modes[@]}"; do
 		col="gcc $m"
@@ -229,7 +245,7 @@ for i in "${!commits[@]}"; do
 		prev=$logdir/state/$m-$i
 		if [ ! -f "$cur.cc" ]; then
 			cell "$n" "$col" fail "build failed (see $logdir/build-$m-$n.err)"
-			[ "$m" != y ] || cell "$n" sparse fail "no build"
+			[ "$m" != m ] || cell "$n" sparse fail "no build"
 			continue
 		fi
 		if [ ! -f "$prev.cc" ]; then
@@ -247,7 +263,7 @@ for i in "${!commits[@]}"; do
 		else
 			cell "$n" "$col" ok
 		fi
-		if [ "$m" = y ]; then
+		if [ "$m" = m ]; then
 			new_lines "$prev.sparse" "$cur.sparse" >"$logdir/new-sparse-$n.txt"
 			if [ -s "$logdir/new-sparse-$n.txt" ]; then
 				cat "$logdir/new-sparse-$n.txt"
@@ -319,6 +335,7 @@ cols+=(kernel-doc SoB Fixes Link/Cc recipients)
 	awk -F'\t' '($3 == "fail" || ($3 == "na" && $2 != "clang" && $4 != "") || $2 == "Fixes") && $4 != "" {
 		printf "- %s %s: %s%s\n", $1, $2, ($3 == "fail" ? "FAIL: " : ""), $4 }' "$cells"
 	[ -z "${skip[clang]:-}" ] || printf -- '- clang: n/a for every patch: %s\n' "${skip[clang]}"
+	[ "$light" = 0 ] || printf -- '- KUnit: at the last patch only (light pass; BASE=... make check runs it after every patch)\n'
 	[ -z "$ver" ] || printf -- '- recipients: – for every patch: the %s series is not sent (MAINTAINERS-notes, Stable)\n' "$ver"
 } >"$logdir/checks.md"
 cp "$logdir/checks.md" "$BSK_CACHE/checks-$(basename "$wt").md"
