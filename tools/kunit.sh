@@ -10,6 +10,9 @@
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
 #   KUNIT_BUILD_ONLY=1 build only (kunit.py build), e.g. to warm a build
 #                      dir; the last line is then "built" or an error
+#   BSK_KVM=1          let QEMU use KVM; by default it runs with TCG only
+#                      (tools/qemu-tcg.sh), as KVM hangs guests on machines
+#                      whose /dev/kvm opens without nested virtualization
 #
 # The build directory is kept per tree and arch in the cache, so later runs
 # are incremental.  Each run's kunit.py output, KTAP log and --json
@@ -25,6 +28,13 @@ um) qemu=() ;;
 x86_64) qemu=(--qemu_args "-smp 4,sockets=2,cores=2") ;;
 *) die "ARCH=$arch is not supported (use ARCH=um or ARCH=x86_64)" ;;
 esac
+if [ "$arch" != um ] && [ "${BSK_KVM:-0}" != 1 ]; then
+	BSK_QEMU_REAL=$(command -v "qemu-system-$arch") ||
+		die "qemu-system-$arch not found; run: apt-get install qemu-system-x86"
+	mkdir -p "$BSK_CACHE/bin"
+	ln -sfn "$BSK_TOP/tools/qemu-tcg.sh" "$BSK_CACHE/bin/qemu-system-$arch"
+	export BSK_QEMU_REAL PATH=$BSK_CACHE/bin:$PATH
+fi
 
 tree=${1:-}
 if [ -z "$tree" ]; then

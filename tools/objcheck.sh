@@ -39,8 +39,8 @@ a=$(git -C "$tree" rev-parse -q --verify "$a^{commit}") || die "not a commit in 
 b=$(git -C "$tree" rev-parse -q --verify "$b^{commit}") || die "not a commit in $tree: $4"
 
 name=${BSK_BUILD_NAME:-$(basename "$tree")}
-out=$BSK_CACHE/build/$name-x86_64-$mode
-mkdir -p "$out"
+out=$BSK_CACHE/build/$name-x86_64-bloat
+[ "$mode" != bloat ] || mkdir -p "$out"
 cc=gcc
 ! command -v ccache >/dev/null || cc="ccache gcc"
 kmake() {

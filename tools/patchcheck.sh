@@ -202,7 +202,7 @@ kunit_cell() {
 git -C "$wt" checkout -q --detach "$base"
 t=$SECONDS
 build_step 0
-info "base builds: $((SECONDS - t))s"
+[ ${#modes[@]} -eq 0 ] || info "base builds: $((SECONDS - t))s"
 for m in "${modes[@]}"; do
 	[ -n "${skip[$m]:-}" ] || [ -f "$logdir/state/$m-0.cc" ] ||
 		die "the x86_64 $m build of the base failed (see $logdir/build-$m-0.err)"
@@ -229,7 +229,7 @@ for i in "${!commits[@]}"; do
 		build_step "$n"
 		rc=0
 		wait "$kpid" || rc=$?
-		info "KUnit and x86_64 builds: $((SECONDS - t))s"
+		info "KUnit${modes[*]:+ and x86_64 builds}: $((SECONDS - t))s"
 		kunit_cell "$n" "$rc"
 	fi
 
