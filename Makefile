@@ -6,6 +6,8 @@
 #   make              dependencies -> base -> apply the series -> KUnit
 #   make check        the full gate (tools/check.sh)
 #   make send         b4 dry run: the mails in SEND_OUT, nothing is sent
+#   make bench        the seeds' scenarios in a VM, base vs series kernel
+#   make stress       faults, hotplug, switching on debug kernels in a VM
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
 #
 #   BASE=mainline|lts   Debian kernel base and its series: series, or
@@ -17,14 +19,15 @@
 #                       (default ~/.cache/blk-sched-kunit)
 #   SEND_OUT=dir        make send: where the mails go
 #                       (default results/outgoing/<base>-v<N>, not committed)
+#   S=S1 RUNS=3         make bench: scenarios and runs per figure
 
 BASE ?=
 ARCH ?= um
-export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT
+export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT S RUNS BENCH_OUT STRESS_SECONDS STRESS_OUT
 
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
 
-.PHONY: all deps base apply refresh kunit check send test-tools mutate
+.PHONY: all deps base apply refresh kunit check send bench stress test-tools mutate
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -51,6 +54,14 @@ check:
 send:
 	@tools/deps.sh base build check
 	@tools/send.sh
+
+# The seeds' scenarios in a virtme-ng VM, base vs series (S=S1 for one).
+bench:
+	@tools/bench.sh
+
+# Switching, hotplug and faults on debug kernels, base and series.
+stress:
+	@tools/stress.sh
 
 # Every mutation listed in kunit/mutations/ must make a suite fail.
 mutate:

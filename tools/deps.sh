@@ -6,7 +6,8 @@
 # otherwise the exact apt-get line is printed and the script stops.
 #
 # Groups: base (fetch a kernel base), build (kunit.py under UML),
-# x86 (kunit.py under QEMU), check (the full gate).
+# x86 (kunit.py under QEMU), vm (virtme-ng guests: make bench, make stress),
+# check (the full gate).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -18,6 +19,8 @@ group_base="apt-get:apt dpkg-deb:dpkg xz:xz-utils git:git gpgv:gpgv make:make"
 group_build="gcc:gcc make:make flex:flex bison:bison bc:bc python3:python3 perl:perl ccache:ccache"
 # shellcheck disable=SC2034
 group_x86="qemu-system-x86_64:qemu-system-x86 cpio:cpio"
+# shellcheck disable=SC2034
+group_vm="qemu-system-x86_64:qemu-system-x86 udevadm:udev fio:fio jq:jq gnuplot:gnuplot-nox dpkg-deb:dpkg"
 # shellcheck disable=SC2034
 group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck:shellcheck b4:b4"
 # Build headers, and the Python modules scripts/spdxcheck.py (run by
@@ -36,7 +39,7 @@ groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(base build)
 for g in "${groups[@]}"; do
 	var=group_$g
-	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 check)"
+	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 vm check)"
 	for pair in ${!var}; do
 		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}"
 	done

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [S...] - 'make bench': the seeds' scenarios in a virtme-ng VM,
+# on the base kernel and on the base+series kernel (tools/vmkernel.sh:
+# one tree, one build dir), guest side in tools/vm/bench.sh.
+#
+#   S=S1 ... S6      scenarios (default: all that the guest script has)
+#   RUNS=3           runs per figure (median, min, max)
+#   BENCH_OUT=dir    results (default results/bench; committed)
+#
+# QEMU runs with TCG (no KVM here): the figures are emulator figures, not
+# hardware figures.  Compare base with series, and schedulers with each
+# other, within one run of the harness; never with other machines.
+#
+# Writes BENCH_OUT/raw/<S>/<kernel>/ (fio JSON of every run, metrics.tsv),
+# BENCH_OUT/summary.csv (scenario,kernel,scheduler,metric,median,min,max,runs
+# over every scenario in raw/, so one scenario can be re-run alone),
+# BENCH_OUT/summary.md (the table, with bloat-o-meter of base vs series
+# vmlinux) and BENCH_OUT/<S>.png (gnuplot).
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+all=(S1 S2 S3 S4 S5 S6)
+read -r -a want <<<"${S:-${*:-${all[*]}}}"
+for s in "${want[@]}"; do
+	case " ${all[*]} " in *" $s "*) ;; *) die "unknown scenario '$s' (have: ${all[*]})" ;; esac
+done
+runs=${RUNS:-3}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS=$runs is not a positive number"
+out=${BENCH_OUT:-$BSK_TOP/results/bench}
+mkdir -p "$out/raw"
+out=$(cd "$out" && pwd)
+
+"$BSK_TOP/tools/deps.sh" base build vm
+vng=$("$BSK_TOP/tools/vng.sh")
+"$BSK_TOP/tools/apply.sh" >/dev/null
+read -r _ wt _ < <("$BSK_TOP/tools/tree.sh")
+
+# Per scenario: kernel command line, runtime of one fio run (s).
+sdebug="scsi_debug.max_queue=64 scsi_debug.ndelay=5000000 scsi_debug.submit_queues=1"
+declare -A cmdline=(
+	[S1]="scsi_debug.dev_size_mb=256 $sdebug"
+	[S2]="scsi_debug.dev_size_mb=512 $sdebug"
+	[S3]="scsi_debug.dev_size_mb=384 $sdebug"
+	[S4]="null_blk.queue_mode=2 null_blk.submit_queues=1 null_blk.hw_queue_depth=1023 null_blk.irqmode=2 null_blk.completion_nsec=20000000"
+	[S5]=""
+	[S6]="null_blk.queue_mode=2 null_blk.submit_queues=1 null_blk.hw_queue_depth=1 null_blk.irqmode=2 null_blk.completion_nsec=20000 null_blk.gb=64"
+)
+declare -A runtime=([S1]=20 [S2]=20 [S3]=0 [S4]=20 [S5]=15 [S6]=15)
+
+# vm_args S: the VM of scenario S (vng options) in the array va.
+vm_args() {
+	va=(--cpus 2 --memory 2G)
+	[ "$1" = S5 ] || return 0
+	# Two sockets of two CPUs as two NUMA nodes; a virtio-blk disk (a
+	# sparse file in the cache) served by an iothread.
+	local img=$BSK_CACHE/bench/s5.img
+	mkdir -p "$(dirname "$img")"
+	[ -f "$img" ] || truncate -s 1G "$img"
+	# shellcheck disable=SC2054 # vng --numa takes commas
+	va=(--cpus 4 --memory 2G --numa 1G,cpus=0-1 --numa 1G,cpus=2-3
+	    --qemu-opts "-smp 4,sockets=2,cores=2,threads=1 -object iothread,id=io0 -drive file=$img,format=raw,if=none,id=d0,cache=none,aio=threads -device virtio-blk-pci,drive=d0,num-queues=1,iothread=io0")
+}
+
+T0=$SECONDS
+declare -A img
+for k in base series; do
+	stage "guest kernel: $k"
+	img[$k]=$("$BSK_TOP/tools/vmkernel.sh" "$k")
+	stage_end
+done
+
+for s in "${want[@]}"; do
+	for k in base series; do
+		stage "$s on the $k kernel ($runs runs per figure)"
+		rm -rf "${out:?}/raw/$s/$k"
+		mkdir -p "$out/raw/$s/$k"
+		# The guest's output is the progress; it is kept with the results.
+		vm_args "$s"
+		(cd "$BSK_TOP" && "$vng" --disable-kvm "${va[@]}" --rwdir "$out/raw" \
+			-r "${img[$k]}" --append "${cmdline[$s]}" \
+			--exec "sh tools/vm/bench.sh $s $k $out/raw $runs ${runtime[$s]}; reboot -f") 2>&1 |
+			tee "$out/raw/$s/$k/console.log" | grep --line-buffered '^bench: ' || true
+		n=$(wc -l <"$out/raw/$s/$k/metrics.tsv" 2>/dev/null || echo 0)
+		grep -q "^bench: $s $k: done" "$out/raw/$s/$k/console.log" ||
+			die "$s on the $k kernel did not finish (see $out/raw/$s/$k/console.log)"
+		info "$s $k: $n figures"
+		stage_end
+	done
+done
+
+# --- summary over every scenario in raw/ ------------------------------------
+{
+	echo 'scenario,kernel,scheduler,metric,median,min,max,runs'
+	cat "$out"/raw/*/*/metrics.tsv | sort -t$'\t' -k1,1 -k3,3 -k4,4 -k2,2 -k5,5g |
+		awk -F'\t' '
+		function flush() {
+			if (n == 0) return
+			med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			printf "%s,%s,%s,\"%s\",%.4g,%.4g,%.4g,%d\n", ks, kk, kc, km, med, v[1], v[n], n
+			n = 0
+		}
+		{ key = $1 FS $2 FS $3 FS $4
+		  if (key != last) { flush(); last = key; ks = $1; kk = $2; kc = $3; km = $4 }
+		  v[++n] = $5 }
+		END { flush() }'
+} >"$out/summary.csv"
+
+# --- one plot per scenario that was run: median with min-max bars ----------
+for s in "${want[@]}"; do
+	d=$(mktemp)
+	awk -F',' -v s="$s" 'NR > 1 && $1 == s { gsub(/"/, "", $4)
+		key = $3 " " $4; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+		m[key, $2] = $5; lo[key, $2] = $6; hi[key, $2] = $7 }
+		END { for (i = 1; i <= n; i++) { k = order[i]
+			printf "\"%s\" %s %s %s %s %s %s\n", k, m[k, "base"], lo[k, "base"], hi[k, "base"],
+				m[k, "series"], lo[k, "series"], hi[k, "series"] } }' "$out/summary.csv" >"$d"
+	gnuplot <<EOF
+set terminal pngcairo size 1000,600 noenhanced
+set output "$out/$s.png"
+set title "$s: base vs series (median of $runs runs, min-max; QEMU TCG)"
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.6 border -1
+set xtics rotate by -25
+set key top right
+set yrange [0:*]
+plot "$d" using 2:3:4:xtic(1) title "base", "" using 5:6:7 title "series"
+EOF
+	rm -f "$d"
+done
+
+vm=$(dirname "${img[base]}")
+bloat=$("$wt/scripts/bloat-o-meter" "$vm/vmlinux-base" "$vm/vmlinux-series" || true)
+{
+	echo '# make bench: base vs series in a virtme-ng VM (QEMU TCG)'
+	echo
+	echo "Kernels: $(basename "$wt") (base) and $(basename "$wt") + series, configs/vm.config on tinyconfig, x86_64."
+	echo 'TCG figures, not hardware figures: compare within this table only.'
+	echo "Each figure: median of $runs runs (min–max). Produced by \`make bench\` ($(date -u +%Y-%m-%d))."
+	echo
+	echo '| scenario | scheduler | metric | base | series | series/base |'
+	echo '|---|---|---|---|---|---|'
+	tail -n +2 "$out/summary.csv" | awk -F',' '
+		{ gsub(/"/, "", $4); key = $1 SUBSEP $3 SUBSEP $4
+		  if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+		  fig[key, $2] = sprintf("%s (%s–%s)", $5, $6, $7); med[key, $2] = $5 }
+		END { for (i = 1; i <= n; i++) { split(order[i], p, SUBSEP); k = order[i]
+			r = (med[k, "base"] + 0 != 0 && (k, "series") in med) ? sprintf("%.3f", med[k, "series"] / med[k, "base"]) : "–"
+			printf "| %s | %s | %s | %s | %s | %s |\n", p[1], p[2], p[3], fig[k, "base"], fig[k, "series"], r } }'
+	echo
+	# shellcheck disable=SC2016 # Markdown backquotes
+	echo '`scripts/bloat-o-meter vmlinux-base vmlinux-series` (x86_64, tests off):'
+	echo
+	echo '```'
+	printf '%s\n' "$bloat"
+	echo '```'
+	for s in "${all[@]}"; do
+		[ ! -f "$out/$s.png" ] || printf '\n![%s](%s.png)\n' "$s" "$s"
+	done
+} >"$out/summary.md"
+
+info "results in $out (summary.csv, summary.md, <S>.png, raw/); $((SECONDS - T0))s"
+column -s, -t <"$out/summary.csv"

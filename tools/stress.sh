@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# stress.sh [base|series...] - 'make stress': the block layer under
+# switching, hotplug and injected faults, in a virtme-ng VM on a debug
+# kernel (tools/vmkernel.sh with configs/debug.config: KASAN, KFENCE,
+# UBSAN, lockdep, ...), for the base and for the series (default both).
+# Guest side: tools/vm/stress.sh.
+#
+#   STRESS_SECONDS=300   how long each kernel is stressed
+#   STRESS_OUT=dir       results (default results/stress; committed)
+#
+# Writes STRESS_OUT/summary.json (one object per kernel with the counts
+# scheduler_switches, affinity_flips, depth_changes, cpu_offlines,
+# faults_injected, fio_verify_errors, splats, ...) and, per kernel, its
+# kernel log (<kernel>-dmesg.txt) and fio's output.  The series passes
+# when it has 0 splats, 0 verify errors, every kind of operation at least
+# once and every invalid BFQ tunable write refused; a splat of the base
+# is reported, not counted against the series.  Last line:
+# "N passed, N failed".
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(base series)
+for k in "${kernels[@]}"; do
+	case $k in base|series) ;; *) die "usage: stress.sh [base|series...] (not '$k')" ;; esac
+done
+secs=${STRESS_SECONDS:-300}
+[[ $secs =~ ^[1-9][0-9]*$ ]] || die "STRESS_SECONDS=$secs is not a positive number"
+out=${STRESS_OUT:-$BSK_TOP/results/stress}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+"$BSK_TOP/tools/deps.sh" base build vm
+vng=$("$BSK_TOP/tools/vng.sh")
+"$BSK_TOP/tools/apply.sh" >/dev/null
+
+passed=0
+failed=0
+check() { # NAME CONDITION-RC
+	if [ "$2" -eq 0 ]; then
+		passed=$((passed + 1))
+		printf 'PASS  %s\n' "$1"
+	else
+		failed=$((failed + 1))
+		printf 'FAIL  %s\n' "$1"
+	fi
+}
+
+for k in "${kernels[@]}"; do
+	stage "debug guest kernel: $k"
+	img=$("$BSK_TOP/tools/vmkernel.sh" "$k" "$BSK_TOP/configs/debug.config")
+	stage_end
+	stage "stress on the $k kernel (${secs}s)"
+	rm -f "$out/$k.json" "$out/$k-dmesg.txt" "$out/$k-fio.txt"
+	(cd "$BSK_TOP" && timeout $((secs + 900)) "$vng" --disable-kvm --cpus 2 --memory 2G \
+		--rwdir "$out" -r "$img" \
+		--append "null_blk.nr_devices=0 scsi_debug.dev_size_mb=128 scsi_debug.max_queue=64 scsi_debug.ndelay=200000" \
+		--exec "sh tools/vm/stress.sh $k $out $secs; reboot -f") 2>&1 |
+		tee "$out/$k-console.log" | grep --line-buffered '^stress: ' || true
+	stage_end
+	if [ ! -f "$out/$k.json" ]; then
+		check "$k: the stress run finished (see $out/$k-console.log)" 1
+		continue
+	fi
+	j=$out/$k.json
+	v() { jq -r ".$1" "$j"; }
+	if [ "$k" = base ]; then
+		# The base's findings are upstream's, not the series': reported.
+		[ "$(v splats)" -eq 0 ] ||
+			info "the base kernel has $(v splats) splat lines: an upstream finding (see $out/base-dmesg.txt)"
+		continue
+	fi
+	check "$k: no kernel splat (BUG, WARNING, KASAN, UBSAN, KFENCE, lockdep, hung task, RCU stall): $(v splats)" \
+		"$([ "$(v splats)" -eq 0 ]; echo $?)"
+	check "$k: no fio verify error: $(v fio_verify_errors)" "$([ "$(v fio_verify_errors)" -eq 0 ]; echo $?)"
+	for c in scheduler_switches affinity_flips depth_changes cpu_offlines faults_injected bfq_tunable_writes; do
+		check "$k: $c at least once: $(v "$c")" "$([ "$(v "$c")" -gt 0 ]; echo $?)"
+	done
+	check "$k: invalid BFQ tunable writes refused with EINVAL, value unchanged: $(v bfq_invalid_refused_unchanged) of $(v bfq_invalid_writes)" \
+		"$([ "$(v bfq_invalid_writes)" -gt 0 ] && [ "$(v bfq_invalid_refused_unchanged)" -eq "$(v bfq_invalid_writes)" ]; echo $?)"
+done
+
+# One object per kernel, from every kernel's latest run.
+find "$out" -maxdepth 1 \( -name base.json -o -name series.json \) -print0 | sort -z |
+	xargs -0 -r jq -s 'map({(.kernel): del(.kernel)}) | add' >"$out/summary.json"
+info "results in $out (summary.json, <kernel>-dmesg.txt, <kernel>-fio.txt)"
+printf '%s passed, %s failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

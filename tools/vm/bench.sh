@@ -1,0 +1,253 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME - guest side of 'make bench'
+# (runs inside a virtme-ng guest booted by tools/bench.sh with the kernel
+# command line the scenario needs).  Runs fio from the host's filesystem;
+# every run's fio JSON goes to OUTDIR/SCENARIO/KERNEL/, and one line per
+# figure to OUTDIR/SCENARIO/KERNEL/metrics.tsv:
+#   scenario kernel scheduler metric value run
+# The order is run-major (run 1 of every scheduler, then run 2, ...), so
+# a drift of the emulator over time spreads over all of them alike.
+#
+#   S1  seed 004: 16 KiB O_DIRECT random reads, 8 psync jobs, on scsi_debug
+#       with 5 ms per command and real concurrency (queue_depth 32,
+#       rotational 1): MiB/s for bfq, mq-deadline, none
+#   S2  seed 004: after BFQ's hw_tag has latched under S1's load, the
+#       device depth drops to 1 (device/queue_depth); two sequential
+#       readers with think time: MiB/s and BFQ's idle expirations ("expire
+#       (0," in its blktrace log) with the latched BFQ, then with a BFQ
+#       attached afresh at depth 1 (none -> bfq)
+#   S3  seed 003: ext4 on scsi_debug (rotational with 1 ms per command,
+#       then non-rotational with 100 us), cold cache, 8 readers over 8000
+#       files of 4-16 KiB: seconds for bfq, mq-deadline, none, and the
+#       guest's CPU use (device latency, not emulated CPU, must dominate)
+#   S4  seed 001: 4 KiB O_DIRECT random-read latency (p50, p99, p99.9)
+#       while buffered writers keep null_blk busy with async writeback:
+#       bfq with low_latency 1 and 0
+#   S5  seed 002: virtio-blk with an iothread, 4 vCPUs in 2 NUMA nodes,
+#       the disk's interrupt pinned to CPU 0, fio on CPUs 2-3 (the other
+#       node): IOPS and the share of BLOCK softirqs and CAL (IPIs) on the
+#       submitting CPUs for rq_affinity 0, 1, 2
+#   S6  seed 000: null_blk, mq-deadline, 4 KiB random writes at a deep
+#       queue: system time per I/O with nr_requests 256/2048 and nomerges
+#       0/1
+set -eu
+s=$1
+kernel=$2
+out=$3/$s/$kernel
+runs=$4
+rt=$5
+mkdir -p "$out"
+: >"$out/metrics.tsv"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+
+say() {
+	printf 'bench: %s %s: %s\n' "$s" "$kernel" "$*"
+}
+
+# metric SCHED NAME VALUE RUN
+metric() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$kernel" "$1" "$2" "$3" "$4" >>"$out/metrics.tsv"
+}
+
+sched() { # DEV SCHED
+	echo "$2" >"/sys/block/$1/queue/scheduler"
+	grep -q "\[$2\]" "/sys/block/$1/queue/scheduler" || { echo "cannot set $2 on $1"; exit 1; }
+}
+
+scsi_debug_disk() {
+	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+		[ -e "$d" ] && { basename "$d"; return 0; }
+	done
+	echo "no scsi_debug disk (boot with scsi_debug.* parameters)" >&2
+	exit 1
+}
+
+case $s in
+S1)
+	dev=$(scsi_debug_disk)
+	echo 32 >"/sys/block/$dev/device/queue_depth"
+	echo 1 >"/sys/block/$dev/queue/rotational"
+	say "$dev: queue_depth $(cat "/sys/block/$dev/device/queue_depth"), rotational $(cat "/sys/block/$dev/queue/rotational")"
+	for r in $(seq "$runs"); do
+		for sc in bfq mq-deadline none; do
+			sched "$dev" "$sc"
+			say "$sc run $r/$runs (${rt}s)"
+			j=$out/$sc-$r.json
+			fio --name=s1 --filename="/dev/$dev" --rw=randread --bs=16k --direct=1 \
+				--ioengine=psync --numjobs=8 --group_reporting --time_based \
+				--ramp_time=2 --runtime="$rt" --output-format=json --output="$j"
+			metric "$sc" MiB/s "$(jq '.jobs[0].read.bw_bytes / 1048576' "$j")" "$r"
+		done
+	done
+	;;
+S2)
+	dev=$(scsi_debug_disk)
+	echo 1 >"/sys/block/$dev/queue/rotational"
+	tr=/sys/kernel/tracing
+	mountpoint -q "$tr" || mount -t tracefs none "$tr"
+	echo 16384 >"$tr/buffer_size_kb"
+	for r in $(seq "$runs"); do
+		for mode in latched fresh; do
+			echo none >"/sys/block/$dev/queue/scheduler"
+			echo 32 >"/sys/block/$dev/device/queue_depth"
+			sched "$dev" bfq
+			if [ "$mode" = latched ]; then
+				say "bfq: S1's load at depth 32 for 10 s (hw_tag latches), run $r/$runs"
+				fio --name=latch --filename="/dev/$dev" --rw=randread --bs=16k --direct=1 \
+					--ioengine=psync --numjobs=8 --time_based --runtime=10 --output=/dev/null
+				echo 1 >"/sys/block/$dev/device/queue_depth"
+			else
+				echo 1 >"/sys/block/$dev/device/queue_depth"
+				echo none >"/sys/block/$dev/queue/scheduler"
+				sched "$dev" bfq
+			fi
+			say "bfq ($mode) at queue_depth $(cat "/sys/block/$dev/device/queue_depth"): two readers with think time, run $r/$runs (${rt}s)"
+			echo 0 >"/sys/block/$dev/trace/enable"
+			echo nop >"$tr/current_tracer"
+			: >"$tr/trace"
+			echo 1 >"/sys/block/$dev/trace/enable"
+			echo blk >"$tr/current_tracer"
+			j=$out/bfq-$mode-$r.json
+			fio --output-format=json --output="$j" --filename="/dev/$dev" --rw=read --bs=64k \
+				--direct=1 --ioengine=psync --thinktime=2000 --time_based --runtime="$rt" \
+				--name=r0 --offset=0 --name=r1 --offset=128m
+			echo nop >"$tr/current_tracer"
+			echo 0 >"/sys/block/$dev/trace/enable"
+			metric "bfq ($mode)" "MiB/s" \
+				"$(jq '[.jobs[].read.bw_bytes] | add / 1048576' "$j")" "$r"
+			metric "bfq ($mode)" "idle expirations" "$(grep -c 'expire (0,' "$tr/trace" || true)" "$r"
+		done
+	done
+	;;
+S3)
+	dev=$(scsi_debug_disk)
+	sd=/sys/bus/pseudo/drivers/scsi_debug
+	mnt=/tmp/s3
+	mkdir -p "$mnt"
+	echo 100000 >"$sd/ndelay"
+	mkfs.ext4 -q -F "/dev/$dev"
+	mount "/dev/$dev" "$mnt"
+	say "laying out 8 x 1000 files of 4-16 KiB"
+	set -- --directory="$mnt" --nrfiles=1000 --filesize=4k-16k --bs=4k --numjobs=8 \
+		--openfiles=64 --file_service_type=sequential --ioengine=psync
+	fio --name=s3 --rw=read "$@" --create_only=1 --output=/dev/null
+	sync
+	for lat in rot nonrot; do
+		if [ "$lat" = rot ]; then
+			echo 1000000 >"$sd/ndelay"
+			echo 1 >"/sys/block/$dev/queue/rotational"
+		else
+			echo 100000 >"$sd/ndelay"
+			echo 0 >"/sys/block/$dev/queue/rotational"
+		fi
+		for r in $(seq "$runs"); do
+			for sc in bfq mq-deadline none; do
+				sched "$dev" "$sc"
+				sync
+				echo 3 >/proc/sys/vm/drop_caches
+				say "$sc ($lat, ndelay $(cat "$sd/ndelay") ns) run $r/$runs"
+				j=$out/$sc-$lat-$r.json
+				c0=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+				fio --name=s3 --rw=read "$@" --output-format=json --output="$j"
+				c1=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+				metric "$sc" "seconds ($lat)" "$(jq '[.jobs[].job_runtime] | max / 1000' "$j")" "$r"
+				metric "$sc" "guest CPU busy % ($lat)" \
+					"$(echo "$c0 $c1" | awk '{ b = $3 - $1; i = $4 - $2; print (b + i) ? 100 * b / (b + i) : 0 }')" "$r"
+			done
+		done
+	done
+	umount "$mnt"
+	;;
+S5)
+	dev=vda
+	[ -e "/sys/block/$dev" ] || { echo "no virtio-blk disk $dev" >&2; exit 1; }
+	irq=$(awk -F: '/virtio.*req/ { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
+	[ -n "$irq" ] || { echo "no virtio-blk interrupt in /proc/interrupts" >&2; exit 1; }
+	echo 0 >"/proc/irq/$irq/smp_affinity_list" 2>/dev/null ||
+		echo "irq $irq: smp_affinity_list not writable (managed); it stays on $(cat "/proc/irq/$irq/effective_affinity_list")"
+	say "$dev: irq $irq on CPU $(cat "/proc/irq/$irq/effective_affinity_list"), $(nproc) CPUs, nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
+	sched "$dev" none
+	# per-CPU counts of one line of /proc/interrupts or /proc/softirqs
+	row() { awk -v k="$2" '$1 == k ":" || $1 == k { $1 = ""; print; exit }' "$1"; }
+	share() { # BEFORE AFTER: % of the growth on CPUs 2 and 3
+		printf '%s
+%s
+' "$1" "$2" | awk 'NR == 1 { for (i = 1; i <= NF; i++) a[i] = $i }
+			NR == 2 { for (i = 1; i <= NF && i <= 4; i++) { d = $i - a[i]; t += d; if (i > 2) s += d }
+				print t ? 100 * s / t : 0 }'
+	}
+	for r in $(seq "$runs"); do
+		for aff in 0 1 2; do
+			echo "$aff" >"/sys/block/$dev/queue/rq_affinity"
+			say "rq_affinity=$aff run $r/$runs (${rt}s)"
+			j=$out/none-rq$aff-$r.json
+			b0=$(row /proc/softirqs BLOCK)
+			c0=$(row /proc/interrupts CAL)
+			fio --name=s5 --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
+				--ioengine=libaio --iodepth=32 --numjobs=2 --cpus_allowed=2-3 \
+				--cpus_allowed_policy=split --group_reporting --time_based \
+				--runtime="$rt" --output-format=json --output="$j"
+			b1=$(row /proc/softirqs BLOCK)
+			c1=$(row /proc/interrupts CAL)
+			metric "rq_affinity=$aff" "kIOPS" "$(jq '.jobs[0].read.iops / 1000' "$j")" "$r"
+			metric "rq_affinity=$aff" "BLOCK softirqs on CPUs 2-3 %" "$(share "$b0" "$b1")" "$r"
+			metric "rq_affinity=$aff" "CAL IPIs on CPUs 2-3 %" "$(share "$c0" "$c1")" "$r"
+		done
+	done
+	;;
+S4)
+	dev=nullb0
+	sched "$dev" bfq
+	say "$dev: nr_requests $(cat /sys/block/$dev/queue/nr_requests), async_depth $(cat /sys/block/$dev/queue/async_depth 2>/dev/null || echo -)"
+	for r in $(seq "$runs"); do
+		for ll in 1 0; do
+			echo "$ll" >"/sys/block/$dev/queue/iosched/low_latency"
+			say "bfq low_latency=$ll run $r/$runs (${rt}s)"
+			j=$out/bfq-ll$ll-$r.json
+			fio --output-format=json --output="$j" \
+				--name=writers --filename="/dev/$dev" --rw=write --bs=64k \
+				--ioengine=psync --numjobs=4 --offset_increment=256m --size=256m \
+				--time_based --runtime="$rt" \
+				--name=reader --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
+				--ioengine=psync --percentile_list=50:99:99.9 --startdelay=2 \
+				--time_based --runtime="$rt"
+			for p in 50 99 99.9; do
+				metric "bfq low_latency=$ll" "read clat p$p (us)" \
+					"$(jq --arg p "$(printf '%.6f' "$p")" \
+						'[.jobs[] | select(.jobname == "reader")][0].read.clat_ns.percentile[$p] / 1000' "$j")" "$r"
+			done
+			metric "bfq low_latency=$ll" "write MiB/s" \
+				"$(jq '[.jobs[] | select(.jobname == "writers") | .write.bw_bytes] | add / 1048576' "$j")" "$r"
+		done
+	done
+	;;
+S6)
+	dev=nullb0
+	sched "$dev" mq-deadline
+	for r in $(seq "$runs"); do
+		for nr in 256 2048; do
+			for nm in 0 1; do
+				echo "$nr" >"/sys/block/$dev/queue/nr_requests"
+				echo "$nm" >"/sys/block/$dev/queue/nomerges"
+				v="nr_requests=$nr nomerges=$nm"
+				say "mq-deadline $v run $r/$runs (${rt}s)"
+				j=$out/mq-deadline-nr$nr-nm$nm-$r.json
+				fio --name=s6 --filename="/dev/$dev" --rw=randwrite --bs=4k --direct=1 \
+					--ioengine=io_uring --iodepth=2048 --iodepth_batch_submit=32 \
+					--norandommap --randrepeat=0 --time_based --ramp_time=2 \
+					--runtime="$rt" --output-format=json --output="$j"
+				metric "mq-deadline" "sys us/IO ($v)" \
+					"$(jq '.jobs[0] | .sys_cpu / 100 * .job_runtime * 1000 / .write.total_ios' "$j")" "$r"
+				metric "mq-deadline" "kIOPS ($v)" "$(jq '.jobs[0].write.iops / 1000' "$j")" "$r"
+			done
+		done
+	done
+	;;
+*)
+	echo "bench.sh: unknown scenario $s" >&2
+	exit 1
+	;;
+esac
+say "done"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vng.sh - print the path of a virtme-ng 'vng' command.  An installed vng
+# is taken as it is.  Otherwise Debian's virtme-ng package (trixie and
+# unstable only) is fetched through a private apt state (mirror read from
+# the machine's apt configuration, signatures checked against the Debian
+# archive keyring), unpacked in $BSK_CACHE/vng (never installed) and run
+# with the machine's python3 through a small wrapper there.  The guest's
+# init needs the host's udev, and QEMU: both come from Debian's packages
+# (deps.sh vm).
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=base.sh
+BASE=mainline . "$(dirname "${BASH_SOURCE[0]}")/base.sh"
+[ "${BASH_SOURCE[0]}" = "$0" ] || die "vng.sh is a command, not a library"
+
+if command -v vng >/dev/null; then
+	command -v vng
+	exit 0
+fi
+
+dir=$BSK_CACHE/vng
+wrap=$dir/vng
+if [ -x "$wrap" ] && "$wrap" --version >/dev/null 2>&1; then
+	printf '%s\n' "$wrap"
+	exit 0
+fi
+
+need_space 200 "$BSK_CACHE"
+info "no vng installed; fetching Debian's virtme-ng into $dir"
+APT_DIR=$dir/apt
+apt_opts
+mirror=$(mirror_uri) || exit 1
+printf 'deb [signed-by=%s] %s unstable main\n' "$KEYRING" "$mirror" >"$APT_DIR/sources.list"
+apt-get -q "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
+	die "apt-get update for virtme-ng failed (see $dir/update.log)"
+rm -rf "$dir/dl" "$dir/root"
+mkdir -p "$dir/dl" "$dir/root"
+(cd "$dir/dl" && apt-get -q "${APT_OPTS[@]}" download virtme-ng >"$dir/fetch.log" 2>&1) ||
+	die "apt-get download virtme-ng failed (see $dir/fetch.log)"
+dpkg-deb -x "$dir"/dl/virtme-ng_*.deb "$dir/root"
+site=$(find "$dir/root/usr/lib" -maxdepth 3 -type d -name dist-packages | head -n 1)
+{ [ -n "$site" ] && [ -f "$dir/root/usr/bin/vng" ]; } || die "the virtme-ng package has no usr/bin/vng or dist-packages"
+cat >"$wrap" <<EOF
+#!/bin/sh
+# virtme-ng $(basename "$dir"/dl/virtme-ng_*.deb .deb), unpacked by tools/vng.sh
+PYTHONPATH=$site\${PYTHONPATH:+:\$PYTHONPATH} exec /usr/bin/python3 $dir/root/usr/bin/vng "\$@"
+EOF
+chmod +x "$wrap"
+"$wrap" --version >"$dir/version.log" 2>&1 ||
+	die "the unpacked vng does not start with /usr/bin/python3 (see $dir/version.log)"
+info "using $(head -n 1 "$dir/version.log")"
+printf '%s\n' "$wrap"
