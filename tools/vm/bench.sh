@@ -163,7 +163,11 @@ S3)
 S5)
 	dev=vda
 	[ -e "/sys/block/$dev" ] || { echo "no virtio-blk disk $dev" >&2; exit 1; }
-	irq=$(awk -F: '/virtio.*req/ { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
+	# the disk's virtio device, and its request interrupt (MSI-X:
+	# virtioN-req.0; INTx: virtioN)
+	vdv=$(basename "$(readlink -f "/sys/block/$dev/device")")
+	irq=$(awk -F: -v v="$vdv" '$0 ~ v "-req" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
+	[ -n "$irq" ] || irq=$(awk -F: -v v="$vdv" '$0 ~ v "$" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || { echo "no virtio-blk interrupt in /proc/interrupts" >&2; exit 1; }
 	echo 0 >"/proc/irq/$irq/smp_affinity_list" 2>/dev/null ||
 		echo "irq $irq: smp_affinity_list not writable (managed); it stays on $(cat "/proc/irq/$irq/effective_affinity_list")"
