@@ -73,3 +73,27 @@ EOS
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"has no block/tests/.kunitconfig"* ]]
 }
+
+@test "KUNIT_BUILD_ONLY=1: kunit.py build with the same options, last line 'built'" {
+	KUNIT_BUILD_ONLY=1 run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = built ]
+	grep -q '^ARGS build --build_dir=.*--kunitconfig=block/tests' "$BSK_CACHE"/runs/*/kunit.log
+	! grep -q -- '--json' "$BSK_CACHE"/runs/*/kunit.log
+}
+
+@test "x86_64: QEMU gets no KVM unless BSK_KVM=1 (qemu-tcg.sh first on PATH)" {
+	fake_bin
+	printf '#!/bin/sh\necho "QEMU $*"\n' >"$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	cat >"$K/tools/testing/kunit/kunit.py" <<'EOS'
+import subprocess
+subprocess.run(["qemu-system-x86_64", "-nodefaults", "-accel", "kvm", "-accel", "hvf", "-accel", "tcg", "-smp", "4"])
+print("Testing complete. Ran 1 tests: passed: 1")
+EOS
+	ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"QEMU -nodefaults -accel tcg -smp 4"* ]]
+	BSK_KVM=1 ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
+	[[ "$output" == *"QEMU -nodefaults -accel kvm -accel hvf -accel tcg -smp 4"* ]]
+}

@@ -50,10 +50,7 @@ run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-$arch
 need_space 3072 "$BSK_CACHE"
 mkdir -p "$build" "$run"
 
-args=(run --build_dir="$build" --jobs="$(nproc)" --arch="$arch"
-      --kunitconfig=block/tests --json="$run/results.json" --timeout=600)
-[ "${KUNIT_BUILD_ONLY:-0}" = 0 ] ||
-	args=(build --build_dir="$build" --jobs="$(nproc)" --arch="$arch" --kunitconfig=block/tests)
+args=(--build_dir="$build" --jobs="$(nproc)" --arch="$arch" --kunitconfig=block/tests)
 [ ! -f "$BSK_TOP/kunit/$arch.kunitconfig" ] ||
 	args+=(--kunitconfig="$BSK_TOP/kunit/$arch.kunitconfig")
 if command -v ccache >/dev/null; then
@@ -63,12 +60,13 @@ if command -v ccache >/dev/null; then
 	args+=(--make_options "CC=ccache $cc")
 fi
 if [ "${KUNIT_BUILD_ONLY:-0}" != 0 ]; then
-	info "kunit.py ${args[*]} (in $tree)"
-	(cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") >"$run/kunit.log" 2>&1 ||
+	info "kunit.py build ${args[*]} (in $tree)"
+	(cd "$tree" && python3 tools/testing/kunit/kunit.py build "${args[@]}") >"$run/kunit.log" 2>&1 ||
 		die "kunit.py build failed in $tree (see $run/kunit.log)"
 	echo built
 	exit 0
 fi
+args=(run "${args[@]}" --json="$run/results.json" --timeout=600)
 [ ${#qemu[@]} -eq 0 ] || args+=("${qemu[@]}")
 [ -z "${KUNIT_FILTER:-}" ] || args+=("$KUNIT_FILTER")
 
