@@ -46,7 +46,9 @@ site=$(find "$dir/root/usr/lib" -maxdepth 3 -type d -name dist-packages | head -
 cat >"$wrap" <<EOF
 #!/bin/sh
 # virtme-ng $(basename "$dir"/dl/virtme-ng_*.deb .deb), unpacked by tools/vng.sh
-PYTHONPATH=$site\${PYTHONPATH:+:\$PYTHONPATH} exec /usr/bin/python3 $dir/root/usr/bin/vng "\$@"
+# vng runs virtme-run and the package's other commands from PATH
+PATH=$dir/root/usr/bin:\$PATH PYTHONPATH=$site\${PYTHONPATH:+:\$PYTHONPATH} \\
+	exec /usr/bin/python3 $dir/root/usr/bin/vng "\$@"
 EOF
 chmod +x "$wrap"
 "$wrap" --version >"$dir/version.log" 2>&1 ||

@@ -26,9 +26,9 @@
 #       while buffered writers keep null_blk busy with async writeback:
 #       bfq with low_latency 1 and 0
 #   S5  seed 002: virtio-blk with an iothread, 4 vCPUs in 2 NUMA nodes,
-#       the disk's interrupt pinned to CPU 0, fio on CPUs 2-3 (the other
-#       node): IOPS and the share of BLOCK softirqs and CAL (IPIs) on the
-#       submitting CPUs for rq_affinity 0, 1, 2
+#       the disk's interrupt on one node (pinned to CPU 0 where it can be
+#       moved), fio on the other: IOPS and the share of BLOCK softirqs and
+#       CAL (IPIs) on the submitting CPUs for rq_affinity 0, 1, 2
 #   S6  seed 000: null_blk, mq-deadline, 4 KiB random writes at a deep
 #       queue: system time per I/O with nr_requests 256/2048 and nomerges
 #       0/1
@@ -44,6 +44,11 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/de
 
 say() {
 	printf 'bench: %s %s: %s\n' "$s" "$kernel" "$*"
+}
+
+# js FILE FILTER: jq on fio's JSON output (fio may write notices before it)
+js() {
+	sed -n '/^{/,$p' "$1" | jq "$2"
 }
 
 # metric SCHED NAME VALUE RUN
@@ -78,7 +83,7 @@ S1)
 			fio --name=s1 --filename="/dev/$dev" --rw=randread --bs=16k --direct=1 \
 				--ioengine=psync --numjobs=8 --group_reporting --time_based \
 				--ramp_time=2 --runtime="$rt" --output-format=json --output="$j"
-			metric "$sc" MiB/s "$(jq '.jobs[0].read.bw_bytes / 1048576' "$j")" "$r"
+			metric "$sc" MiB/s "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
 		done
 	done
 	;;
@@ -107,17 +112,22 @@ S2)
 			echo 0 >"/sys/block/$dev/trace/enable"
 			echo nop >"$tr/current_tracer"
 			: >"$tr/trace"
+			echo 1 >"$tr/tracing_on"
 			echo 1 >"/sys/block/$dev/trace/enable"
 			echo blk >"$tr/current_tracer"
 			j=$out/bfq-$mode-$r.json
 			fio --output-format=json --output="$j" --filename="/dev/$dev" --rw=read --bs=64k \
 				--direct=1 --ioengine=psync --thinktime=2000 --time_based --runtime="$rt" \
 				--name=r0 --offset=0 --name=r1 --offset=128m
+			# Stop before reading: a change of tracer empties the buffer.
+			echo 0 >"$tr/tracing_on"
+			grep ' expire (' "$tr/trace" >"$out/bfq-$mode-$r.expire" || true
 			echo nop >"$tr/current_tracer"
 			echo 0 >"/sys/block/$dev/trace/enable"
 			metric "bfq ($mode)" "MiB/s" \
-				"$(jq '[.jobs[].read.bw_bytes] | add / 1048576' "$j")" "$r"
-			metric "bfq ($mode)" "idle expirations" "$(grep -c 'expire (0,' "$tr/trace" || true)" "$r"
+				"$(js "$j" '[.jobs[].read.bw_bytes] | add / 1048576')" "$r"
+			metric "bfq ($mode)" "idle expirations" "$(grep -c 'expire (0,' "$out/bfq-$mode-$r.expire" || true)" "$r"
+			metric "bfq ($mode)" "expirations" "$(wc -l <"$out/bfq-$mode-$r.expire")" "$r"
 		done
 	done
 	;;
@@ -130,8 +140,10 @@ S3)
 	mkfs.ext4 -q -F "/dev/$dev"
 	mount "/dev/$dev" "$mnt"
 	say "laying out 8 x 1000 files of 4-16 KiB"
+	# (the page cache is dropped by hand: fio's own invalidation needs
+	# fadvise, which the guest kernel leaves out)
 	set -- --directory="$mnt" --nrfiles=1000 --filesize=4k-16k --bs=4k --numjobs=8 \
-		--openfiles=64 --file_service_type=sequential --ioengine=psync
+		--openfiles=64 --file_service_type=sequential --ioengine=psync --invalidate=0
 	fio --name=s3 --rw=read "$@" --create_only=1 --output=/dev/null
 	sync
 	for lat in rot nonrot; do
@@ -152,7 +164,7 @@ S3)
 				c0=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
 				fio --name=s3 --rw=read "$@" --output-format=json --output="$j"
 				c1=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
-				metric "$sc" "seconds ($lat)" "$(jq '[.jobs[].job_runtime] | max / 1000' "$j")" "$r"
+				metric "$sc" "seconds ($lat)" "$(js "$j" '[.jobs[].job_runtime] | max / 1000')" "$r"
 				metric "$sc" "guest CPU busy % ($lat)" \
 					"$(echo "$c0 $c1" | awk '{ b = $3 - $1; i = $4 - $2; print (b + i) ? 100 * b / (b + i) : 0 }')" "$r"
 			done
@@ -169,17 +181,19 @@ S5)
 	irq=$(awk -F: -v v="$vdv" '$0 ~ v "-req" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || irq=$(awk -F: -v v="$vdv" '$0 ~ v "$" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || { echo "no virtio-blk interrupt in /proc/interrupts" >&2; exit 1; }
-	echo 0 >"/proc/irq/$irq/smp_affinity_list" 2>/dev/null ||
-		echo "irq $irq: smp_affinity_list not writable (managed); it stays on $(cat "/proc/irq/$irq/effective_affinity_list")"
-	say "$dev: irq $irq on CPU $(cat "/proc/irq/$irq/effective_affinity_list"), $(nproc) CPUs, nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
+	# The interrupt on CPU 0 and fio on the other node (CPUs 2-3).  A
+	# managed MSI-X vector cannot be moved: then fio goes to the node
+	# the interrupt is not on.
+	echo 0 >"/proc/irq/$irq/smp_affinity_list" 2>/dev/null || true
+	icpu=$(cut -d, -f1 "/proc/irq/$irq/effective_affinity_list" | cut -d- -f1)
+	if [ "$icpu" -le 1 ]; then sub=2-3 lo=3; else sub=0-1 lo=1; fi
+	say "$dev: irq $irq on CPU $(cat "/proc/irq/$irq/effective_affinity_list"), fio on CPUs $sub, $(nproc) CPUs, nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
 	sched "$dev" none
 	# per-CPU counts of one line of /proc/interrupts or /proc/softirqs
 	row() { awk -v k="$2" '$1 == k ":" || $1 == k { $1 = ""; print; exit }' "$1"; }
-	share() { # BEFORE AFTER: % of the growth on CPUs 2 and 3
-		printf '%s
-%s
-' "$1" "$2" | awk 'NR == 1 { for (i = 1; i <= NF; i++) a[i] = $i }
-			NR == 2 { for (i = 1; i <= NF && i <= 4; i++) { d = $i - a[i]; t += d; if (i > 2) s += d }
+	share() { # BEFORE AFTER: % of the growth on the submitting CPUs
+		printf '%s\n%s\n' "$1" "$2" | awk -v lo="$lo" 'NR == 1 { for (i = 1; i <= NF; i++) a[i] = $i }
+			NR == 2 { for (i = 1; i <= NF && i <= 4; i++) { d = $i - a[i]; t += d; if (i == lo || i == lo + 1) s += d }
 				print t ? 100 * s / t : 0 }'
 	}
 	for r in $(seq "$runs"); do
@@ -190,14 +204,14 @@ S5)
 			b0=$(row /proc/softirqs BLOCK)
 			c0=$(row /proc/interrupts CAL)
 			fio --name=s5 --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
-				--ioengine=libaio --iodepth=32 --numjobs=2 --cpus_allowed=2-3 \
+				--ioengine=libaio --iodepth=32 --numjobs=2 --cpus_allowed="$sub" \
 				--cpus_allowed_policy=split --group_reporting --time_based \
 				--runtime="$rt" --output-format=json --output="$j"
 			b1=$(row /proc/softirqs BLOCK)
 			c1=$(row /proc/interrupts CAL)
-			metric "rq_affinity=$aff" "kIOPS" "$(jq '.jobs[0].read.iops / 1000' "$j")" "$r"
-			metric "rq_affinity=$aff" "BLOCK softirqs on CPUs 2-3 %" "$(share "$b0" "$b1")" "$r"
-			metric "rq_affinity=$aff" "CAL IPIs on CPUs 2-3 %" "$(share "$c0" "$c1")" "$r"
+			metric "rq_affinity=$aff" "kIOPS" "$(js "$j" '.jobs[0].read.iops / 1000')" "$r"
+			metric "rq_affinity=$aff" "BLOCK softirqs on submitting CPUs %" "$(share "$b0" "$b1")" "$r"
+			metric "rq_affinity=$aff" "CAL IPIs on submitting CPUs %" "$(share "$c0" "$c1")" "$r"
 		done
 	done
 	;;
@@ -219,11 +233,10 @@ S4)
 				--time_based --runtime="$rt"
 			for p in 50 99 99.9; do
 				metric "bfq low_latency=$ll" "read clat p$p (us)" \
-					"$(jq --arg p "$(printf '%.6f' "$p")" \
-						'[.jobs[] | select(.jobname == "reader")][0].read.clat_ns.percentile[$p] / 1000' "$j")" "$r"
+					"$(js "$j" "[.jobs[] | select(.jobname == \"reader\")][0].read.clat_ns.percentile[\"$(printf '%.6f' "$p")\"] / 1000")" "$r"
 			done
 			metric "bfq low_latency=$ll" "write MiB/s" \
-				"$(jq '[.jobs[] | select(.jobname == "writers") | .write.bw_bytes] | add / 1048576' "$j")" "$r"
+				"$(js "$j" '[.jobs[] | select(.jobname == "writers") | .write.bw_bytes] | add / 1048576')" "$r"
 		done
 	done
 	;;
@@ -243,8 +256,8 @@ S6)
 					--norandommap --randrepeat=0 --time_based --ramp_time=2 \
 					--runtime="$rt" --output-format=json --output="$j"
 				metric "mq-deadline" "sys us/IO ($v)" \
-					"$(jq '.jobs[0] | .sys_cpu / 100 * .job_runtime * 1000 / .write.total_ios' "$j")" "$r"
-				metric "mq-deadline" "kIOPS ($v)" "$(jq '.jobs[0].write.iops / 1000' "$j")" "$r"
+					"$(js "$j" '.jobs[0] | .sys_cpu / 100 * .job_runtime * 1000 / .write.total_ios')" "$r"
+				metric "mq-deadline" "kIOPS ($v)" "$(js "$j" '.jobs[0].write.iops / 1000')" "$r"
 			done
 		done
 	done
