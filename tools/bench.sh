@@ -8,6 +8,8 @@
 #   S=S1 ... S6      scenarios (default: all that the guest script has)
 #   RUNS=3           runs per figure (median, min, max)
 #   BENCH_OUT=dir    results (default results/bench; committed)
+#   BENCH_RUN=0      no builds or runs: summary, table and plots again
+#                    from raw/ and the guest kernels already built
 #
 # QEMU runs with TCG (no KVM here): the figures are emulator figures, not
 # hardware figures.  Compare base with series, and schedulers with each
@@ -67,12 +69,17 @@ vm_args() {
 T0=$SECONDS
 declare -A img
 for k in base series; do
+	if [ "${BENCH_RUN:-1}" = 0 ]; then
+		img[$k]=$BSK_CACHE/build/$(basename "$wt")-vm/bzImage-$k
+		continue
+	fi
 	stage "guest kernel: $k"
 	img[$k]=$("$BSK_TOP/tools/vmkernel.sh" "$k")
 	stage_end
 done
 
 for s in "${want[@]}"; do
+	[ "${BENCH_RUN:-1}" != 0 ] || break
 	for k in base series; do
 		stage "$s on the $k kernel ($runs runs per figure)"
 		rm -rf "${out:?}/raw/$s/$k"
@@ -96,10 +103,11 @@ done
 	echo 'scenario,kernel,scheduler,metric,median,min,max,runs'
 	cat "$out"/raw/*/*/metrics.tsv | sort -t$'\t' -k1,1 -k3,3 -k4,4 -k2,2 -k5,5g |
 		awk -F'\t' '
+		function fmt(x) { return (x >= 1000 || x <= -1000) ? sprintf("%d", x + 0.5) : sprintf("%.4g", x) }
 		function flush() {
 			if (n == 0) return
 			med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-			printf "%s,%s,%s,\"%s\",%.4g,%.4g,%.4g,%d\n", ks, kk, kc, km, med, v[1], v[n], n
+			printf "%s,%s,%s,\"%s\",%s,%s,%s,%d\n", ks, kk, kc, km, fmt(med), fmt(v[1]), fmt(v[n]), n
 			n = 0
 		}
 		{ key = $1 FS $2 FS $3 FS $4
