@@ -90,6 +90,19 @@ apt_opts() {
 		 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
 }
 
+# unstable_apt DIR deb|deb-src: a private apt state in DIR/apt for Debian
+# unstable main on the machine's own mirror (signatures checked against
+# the archive keyring), updated (log: DIR/update.log).  For a package
+# that only unstable has (sparse.sh, vng.sh).
+unstable_apt() {
+	local mirror
+	APT_DIR=$1/apt
+	apt_opts
+	mirror=$(mirror_uri) || return 1
+	printf '%s [signed-by=%s] %s unstable main\n' "$2" "$KEYRING" "$mirror" >"$APT_DIR/sources.list"
+	apt-get -q "${APT_OPTS[@]}" update >"$1/update.log" 2>&1
+}
+
 apt_update() {
 	apt_opts
 	make_sources >"$APT_DIR/sources.list"

@@ -44,11 +44,7 @@ fi
 
 command -v dpkg-source >/dev/null || die "dpkg-source not found; run: apt-get install dpkg-dev"
 info "installed sparse $(sparse --version 2>/dev/null || echo '(none)') is too old for $tree; building Debian unstable's sparse in $dir"
-APT_DIR=$dir/apt
-apt_opts
-mirror=$(mirror_uri) || exit 1
-printf 'deb-src [signed-by=%s] %s unstable main\n' "$KEYRING" "$mirror" >"$APT_DIR/sources.list"
-apt-get -q "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
+unstable_apt "$dir" deb-src ||
 	die "apt-get update for the sparse source package failed (see $dir/update.log)"
 rm -rf "$dir/dl" "$dir/src"
 mkdir -p "$dir/dl"

@@ -30,11 +30,7 @@ fi
 
 need_space 200 "$BSK_CACHE"
 info "no vng installed; fetching Debian's virtme-ng into $dir"
-APT_DIR=$dir/apt
-apt_opts
-mirror=$(mirror_uri) || exit 1
-printf 'deb [signed-by=%s] %s unstable main\n' "$KEYRING" "$mirror" >"$APT_DIR/sources.list"
-apt-get -q "${APT_OPTS[@]}" update >"$dir/update.log" 2>&1 ||
+unstable_apt "$dir" deb ||
 	die "apt-get update for virtme-ng failed (see $dir/update.log)"
 rm -rf "$dir/dl" "$dir/root"
 mkdir -p "$dir/dl" "$dir/root"
