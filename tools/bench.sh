@@ -78,23 +78,51 @@ for k in base series; do
 	stage_end
 done
 
+# s3_image: the ext4 image of S3's 8000 small files, made once on the
+# host (fio lays the files out with the options the guest reads them
+# with; mkfs.ext4 -d), in BSK_CACHE/bench/s3.img.
+s3_image() {
+	local f=$BSK_CACHE/bench/s3.img src=$BSK_CACHE/bench/s3src
+	[ -f "$f" ] && { printf '%s\n' "$f"; return; }
+	mkdir -p "$src"
+	fio --name=s3 --rw=read --directory="$src" --nrfiles=1000 --filesize=4k-16k --bs=4k \
+		--numjobs=8 --create_only=1 --output=/dev/null >&2
+	mkfs.ext4 -q -F -d "$src" "$f.tmp" 160M >&2
+	mv "$f.tmp" "$f"
+	rm -rf "$src"
+	printf '%s\n' "$f"
+}
+
+# Each run boots the base and the series kernel in turn, in the order
+# base, series, series, base, ... (ABBA), so that a drift of the emulator
+# over time falls on both kernels alike.
 for s in "${want[@]}"; do
 	[ "${BENCH_RUN:-1}" != 0 ] || break
+	env=()
+	[ "$s" != S3 ] || env=("BENCH_S3_IMAGE=$(s3_image)")
+	vm_args "$s"
 	for k in base series; do
-		stage "$s on the $k kernel ($runs runs per figure)"
 		rm -rf "${out:?}/raw/$s/$k"
 		mkdir -p "$out/raw/$s/$k"
-		# The guest's output is the progress; it is kept with the results.
-		vm_args "$s"
-		(cd "$BSK_TOP" && "$vng" --disable-kvm "${va[@]}" --rwdir "$out/raw" \
-			-r "${img[$k]}" --append "${cmdline[$s]}" \
-			--exec "sh tools/vm/bench.sh $s $k $out/raw $runs ${runtime[$s]}; reboot -f") 2>&1 |
-			tee "$out/raw/$s/$k/console.log" | grep --line-buffered '^bench: ' || true
-		n=$(wc -l <"$out/raw/$s/$k/metrics.tsv" 2>/dev/null || echo 0)
-		grep -q "^bench: $s $k: done" "$out/raw/$s/$k/console.log" ||
-			die "$s on the $k kernel did not finish (see $out/raw/$s/$k/console.log)"
-		info "$s $k: $n figures"
-		stage_end
+	done
+	for r in $(seq "$runs"); do
+		order=(base series)
+		[ $((r % 2)) -eq 1 ] || order=(series base)
+		for k in "${order[@]}"; do
+			stage "$s on the $k kernel, run $r of $runs"
+			log=$out/raw/$s/$k/console-$r.log
+			# The guest's output is the progress; it is kept with the results.
+			(cd "$BSK_TOP" && "$vng" --disable-kvm "${va[@]}" --rwdir "$out/raw" \
+				-r "${img[$k]}" --append "${cmdline[$s]}" \
+				--exec "${env[*]} sh tools/vm/bench.sh $s $k $out/raw $runs ${runtime[$s]} $r; reboot -f") 2>&1 |
+				tee "$log" | grep --line-buffered '^bench: ' || true
+			grep -q "^bench: $s $k: done" "$log" ||
+				die "$s on the $k kernel did not finish run $r (see $log)"
+			stage_end
+		done
+	done
+	for k in base series; do
+		info "$s $k: $(wc -l <"$out/raw/$s/$k/metrics.tsv") figures"
 	done
 done
 

@@ -1,14 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME - guest side of 'make bench'
+# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME [RUN] - guest side of
+# 'make bench'
 # (runs inside a virtme-ng guest booted by tools/bench.sh with the kernel
 # command line the scenario needs).  Runs fio from the host's filesystem;
 # every run's fio JSON goes to OUTDIR/SCENARIO/KERNEL/, and one line per
 # figure to OUTDIR/SCENARIO/KERNEL/metrics.tsv:
 #   scenario kernel scheduler metric value run
-# The order is run-major (run 1 of every scheduler, then run 2, ...), so
-# a drift of the emulator over time spreads over all of them alike.
+# With RUN, only run RUN of RUNS, its lines added to metrics.tsv: the host
+# boots the base and the series kernel in turn for each run, so a drift
+# of the emulator over time spreads over both alike.  Without RUN, runs 1
+# to RUNS in one boot.  Within a run, every scheduler in turn.
 #
 #   S1  seed 004: 16 KiB O_DIRECT random reads, 8 psync jobs, on scsi_debug
 #       with 5 ms per command and real concurrency (queue_depth 32,
@@ -18,7 +21,7 @@
 #       readers with think time: MiB/s and BFQ's idle expirations ("expire
 #       (0," in its blktrace log) with the latched BFQ, then with a BFQ
 #       attached afresh at depth 1 (none -> bfq)
-#   S3  seed 003: ext4 on scsi_debug (rotational with 1 ms per command,
+#   S3  seed 003: ext4 on scsi_debug (rotational with 5 ms per command,
 #       then non-rotational with 100 us), cold cache, 8 readers over 8000
 #       files of 4-16 KiB: seconds for bfq, mq-deadline, none, and the
 #       guest's CPU use (device latency, not emulated CPU, must dominate)
@@ -39,7 +42,12 @@ out=$3/$s/$kernel
 runs=$4
 rt=$5
 mkdir -p "$out"
-: >"$out/metrics.tsv"
+if [ -n "${6:-}" ]; then
+	rlist=$6
+else
+	rlist=$(seq "$runs")
+	: >"$out/metrics.tsv"
+fi
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 
 say() {
@@ -75,7 +83,7 @@ S1)
 	echo 32 >"/sys/block/$dev/device/queue_depth"
 	echo 1 >"/sys/block/$dev/queue/rotational"
 	say "$dev: queue_depth $(cat "/sys/block/$dev/device/queue_depth"), rotational $(cat "/sys/block/$dev/queue/rotational")"
-	for r in $(seq "$runs"); do
+	for r in $rlist; do
 		for sc in bfq mq-deadline none; do
 			sched "$dev" "$sc"
 			say "$sc run $r/$runs (${rt}s)"
@@ -93,7 +101,7 @@ S2)
 	tr=/sys/kernel/tracing
 	mountpoint -q "$tr" || mount -t tracefs none "$tr"
 	echo 16384 >"$tr/buffer_size_kb"
-	for r in $(seq "$runs"); do
+	for r in $rlist; do
 		for mode in latched fresh; do
 			echo none >"/sys/block/$dev/queue/scheduler"
 			echo 32 >"/sys/block/$dev/device/queue_depth"
@@ -135,32 +143,31 @@ S3)
 	dev=$(scsi_debug_disk)
 	sd=/sys/bus/pseudo/drivers/scsi_debug
 	mnt=/tmp/s3
-	mkdir -p "$mnt" /tmp/s3src
-	echo 100000 >"$sd/ndelay"
+	mkdir -p "$mnt"
 	# (the page cache is dropped by hand: fio's own invalidation needs
 	# fadvise, which the guest kernel leaves out)
 	set -- --nrfiles=1000 --filesize=4k-16k --bs=4k --numjobs=8 \
 		--openfiles=64 --file_service_type=sequential --ioengine=psync --invalidate=0
-	# fio lays the files out in tmpfs (its seed is fixed, so the sizes are
-	# the same when it reads them), and mkfs.ext4 -d copies them onto the
-	# disk in one sequential pass: 8000 small writes through ext4 take
-	# minutes under TCG.
-	say "laying out 8 x 1000 files of 4-16 KiB"
-	fio --name=s3 --rw=read --directory=/tmp/s3src "$@" --create_only=1 --output=/dev/null
-	mkfs.ext4 -q -F -d /tmp/s3src "/dev/$dev"
-	rm -rf /tmp/s3src
-	mount "/dev/$dev" "$mnt"
+	# The host laid the files out with the same fio options (its seed is
+	# fixed, so the sizes match) and made an ext4 image of them
+	# (mkfs.ext4 -d): one copy here instead of 8000 small writes through
+	# ext4, which take minutes under TCG.
+	img=${BENCH_S3_IMAGE:?the host passes the S3 ext4 image in BENCH_S3_IMAGE}
+	say "copying $img ($(du -m "$img" | cut -f1) MiB) to $dev"
+	echo 100000 >"$sd/ndelay"
+	dd if="$img" of="/dev/$dev" bs=4M conv=fsync status=none
+	mount -o ro "/dev/$dev" "$mnt"
 	say "$(find "$mnt" -type f | wc -l) files, $(du -sm "$mnt" | cut -f1) MiB on ext4"
 	set -- --directory="$mnt" "$@"
 	for lat in rot nonrot; do
 		if [ "$lat" = rot ]; then
-			echo 1000000 >"$sd/ndelay"
+			echo 5000000 >"$sd/ndelay"
 			echo 1 >"/sys/block/$dev/queue/rotational"
 		else
 			echo 100000 >"$sd/ndelay"
 			echo 0 >"/sys/block/$dev/queue/rotational"
 		fi
-		for r in $(seq "$runs"); do
+		for r in $rlist; do
 			for sc in bfq mq-deadline none; do
 				sched "$dev" "$sc"
 				sync
@@ -202,7 +209,7 @@ S5)
 			NR == 2 { for (i = 1; i <= NF && i <= 4; i++) { d = $i - a[i]; t += d; if (i == lo || i == lo + 1) s += d }
 				print t ? 100 * s / t : 0 }'
 	}
-	for r in $(seq "$runs"); do
+	for r in $rlist; do
 		for aff in 0 1 2; do
 			echo "$aff" >"/sys/block/$dev/queue/rq_affinity"
 			say "rq_affinity=$aff run $r/$runs (${rt}s)"
@@ -225,7 +232,7 @@ S4)
 	dev=nullb0
 	sched "$dev" bfq
 	say "$dev: nr_requests $(cat /sys/block/$dev/queue/nr_requests), async_depth $(cat /sys/block/$dev/queue/async_depth 2>/dev/null || echo -)"
-	for r in $(seq "$runs"); do
+	for r in $rlist; do
 		for ll in 1 0; do
 			echo "$ll" >"/sys/block/$dev/queue/iosched/low_latency"
 			say "bfq low_latency=$ll run $r/$runs (${rt}s)"
@@ -249,7 +256,7 @@ S4)
 S6)
 	dev=nullb0
 	sched "$dev" mq-deadline
-	for r in $(seq "$runs"); do
+	for r in $rlist; do
 		for nr in 256 2048; do
 			for nm in 0 1; do
 				echo "$nr" >"/sys/block/$dev/queue/nr_requests"

@@ -49,12 +49,17 @@ nullb() {
 
 nullb v0 size=256 blocksize=4096 memory_backed=1 queue_mode=2 submit_queues=2 \
 	hw_queue_depth=64 irqmode=2 completion_nsec=100000 \
-	requeue_inject/probability=1 requeue_inject/interval=1 requeue_inject/times=100000
+	requeue_inject/probability=1 requeue_inject/interval=1 requeue_inject/times=100000 requeue_inject/verbose=0
 nullb t0 size=256 blocksize=4096 queue_mode=2 submit_queues=1 hw_queue_depth=32 \
 	irqmode=2 completion_nsec=100000 \
-	timeout_inject/probability=1 timeout_inject/interval=1 timeout_inject/times=30
-vdev=nullb$(cat "$cfs/v0/index")
-tdev=nullb$(cat "$cfs/t0/index")
+	timeout_inject/probability=1 timeout_inject/interval=1 timeout_inject/times=30 timeout_inject/verbose=0
+# disk NAME: the disk of configfs device NAME (named after its
+# directory since 6.x; nullb<index> before)
+disk() {
+	if [ -e "/sys/block/$1" ]; then echo "$1"; else echo "nullb$(cat "$cfs/$1/index")"; fi
+}
+vdev=$(disk v0)
+tdev=$(disk t0)
 sdev=
 for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
 	[ -e "$d" ] && sdev=$(basename "$d")
@@ -77,7 +82,9 @@ tunables() { # DEV: one pass; prints "valid invalid refused"
 		echo "$cur" >"$t" 2>/dev/null && v=$((v + 1))
 		for bad in abc -1 ''; do
 			i=$((i + 1))
-			err=$( (echo "$bad" >"$t") 2>&1) && continue
+			# coreutils' echo: dash's builtin reports every
+			# failed write as EIO
+			err=$( (env echo "$bad" >"$t") 2>&1) && continue
 			case $err in *"Invalid argument"*) ;; *) continue ;; esac
 			[ "$(cat "$t" 2>/dev/null)" = "$cur" ] && ok=$((ok + 1))
 		done
@@ -94,15 +101,23 @@ echo "$ti" >"$tmp/tun_invalid"
 echo "$tr" >"$tmp/tun_refused"
 
 # --- the loads ----------------------------------------------------------
+# (in $tmp: fio saves its verify state in the working directory, and the
+# host's filesystem is read-only here)
+cd "$tmp" || exit 1
 fio --output-format=json --output="$tmp/fio.json" --time_based --runtime="$secs" \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --randrepeat=0 \
 	--name=vnull --filename="/dev/$vdev" --rw=randwrite --size=128m \
 	--verify=crc32c --verify_fatal=1 --verify_backlog=256 \
 	--name=vscsi --filename="/dev/$sdev" --rw=randwrite --size=64m \
-	--verify=crc32c --verify_fatal=1 --verify_backlog=256 \
-	--name=tnull --filename="/dev/$tdev" --rw=randread --size=128m \
-	--continue_on_error=all >"$tmp/fio.out" 2>&1 &
+	--verify=crc32c --verify_fatal=1 --verify_backlog=256 >"$tmp/fio.out" 2>&1 &
 fio_pid=$!
+# Reads that time out now and then: errors are expected, so a fio of its
+# own, whose exit status does not count.
+fio --output-format=json --output="$tmp/fio-t.json" --time_based --runtime="$secs" \
+	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --randrepeat=0 \
+	--name=tnull --filename="/dev/$tdev" --rw=randread --size=128m \
+	--continue_on_error=all >"$tmp/fio-t.out" 2>&1 &
+fiot_pid=$!
 
 # loop NAME PERIOD CMD...: run CMD every PERIOD seconds until the end,
 # counting the runs that did what they should in $tmp/NAME.
@@ -168,6 +183,7 @@ loop cpu_offlines 2 hotplug &
 loop tunable_writes 0.2 bfqtun &
 wait "$fio_pid"
 fio_rc=$?
+wait "$fiot_pid"
 wait
 for d in $devs; do
 	echo none >"/sys/block/$d/queue/scheduler"
@@ -178,7 +194,7 @@ done
 left() { cat "$cfs/$1/$2/times"; }
 faults=$((100000 - $(left v0 requeue_inject) + 30 - $(left t0 timeout_inject)))
 verr=$(grep -c 'verify: \|bad magic\|crc32c' "$tmp/fio.out" || true)
-jverr=$(jq '[.jobs[] | select(.jobname != "tnull") | .error] | map(select(. != 0)) | length' "$tmp/fio.json" 2>/dev/null || echo 1)
+jverr=$(jq '[.jobs[] | .error] | map(select(. != 0)) | length' "$tmp/fio.json" 2>/dev/null || echo 1)
 [ "$fio_rc" -eq 0 ] || [ "$verr" -gt 0 ] || [ "$jverr" -gt 0 ] || verr=1
 dmesg >"$out/$kernel-dmesg.txt"
 pat='BUG:|WARNING:|KASAN:|UBSAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|blocked for more than|rcu: INFO|self-detected stall|soft lockup|general protection fault|Oops|kernel BUG|list_add corruption|list_del corruption'
@@ -190,12 +206,12 @@ jq -n --arg k "$kernel" --argjson secs "$secs" \
 	--argjson f "$faults" --argjson v "$((verr + jverr))" --argjson sp "$splats" \
 	--argjson tw "$(c tunable_writes)" --argjson tv "$(c tun_valid)" \
 	--argjson ti "$(c tun_invalid)" --argjson tr "$(c tun_refused)" \
-	--argjson ios "$(jq '[.jobs[] | .read.total_ios + .write.total_ios] | add' "$tmp/fio.json" 2>/dev/null || echo 0)" \
+	--argjson ios "$(jq -s '[.[].jobs[] | .read.total_ios + .write.total_ios] | add' "$tmp/fio.json" "$tmp/fio-t.json" 2>/dev/null || echo 0)" \
 	'{kernel: $k, seconds: $secs, scheduler_switches: $s, affinity_flips: $a,
 	  depth_changes: $d, cpu_offlines: $o, faults_injected: $f,
 	  bfq_tunable_writes: ($tw + $tv), bfq_invalid_writes: $ti,
 	  bfq_invalid_refused_unchanged: $tr, fio_ios: $ios,
 	  fio_verify_errors: $v, splats: $sp}' >"$out/$kernel.json"
-cp "$tmp/fio.out" "$out/$kernel-fio.txt"
+cat "$tmp/fio.out" "$tmp/fio-t.out" >"$out/$kernel-fio.txt"
 say "$(tr -d '\n ' <"$out/$kernel.json")"
 say "done"
