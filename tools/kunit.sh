@@ -8,6 +8,10 @@
 #
 #   ARCH=um (default) or x86_64 (QEMU, TCG, -smp 4,sockets=2,cores=2: two LLCs)
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
+#   KUNIT_DEBUG=1      under the sanitizers of configs/debug.config (KASAN,
+#                      KFENCE, UBSAN, lockdep, ...; own build dir, -debug):
+#                      any report in the kernel log (tools/splat-patterns)
+#                      is a failure, as is a failed case
 #   KUNIT_BUILD_ONLY=1 build only (kunit.py build), e.g. to warm a build
 #                      dir; the last line is then "built" or an error
 #   BSK_KVM=1          let QEMU use KVM; by default it runs with TCG only
@@ -45,14 +49,17 @@ fi
 	die "$tree has no block/tests/.kunitconfig: the series is not applied there"
 
 name=${BSK_BUILD_NAME:-$(basename "$tree")}
-build=$BSK_CACHE/build/$name-$arch
-run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-$arch
+debug=
+[ "${KUNIT_DEBUG:-0}" = 0 ] || debug=-debug
+build=$BSK_CACHE/build/$name-$arch$debug
+run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-$arch$debug
 need_space 3072 "$BSK_CACHE"
 mkdir -p "$build" "$run"
 
 args=(--build_dir="$build" --jobs="$(nproc)" --arch="$arch" --kunitconfig=block/tests)
 [ ! -f "$BSK_TOP/kunit/$arch.kunitconfig" ] ||
 	args+=(--kunitconfig="$BSK_TOP/kunit/$arch.kunitconfig")
+[ -z "$debug" ] || args+=(--kunitconfig="$BSK_TOP/configs/debug.config")
 if command -v ccache >/dev/null; then
 	cc=gcc
 	[ "$arch" = um ] || cc=x86_64-linux-gnu-gcc
@@ -89,6 +96,18 @@ if [ -z "$sum" ] || [ "$passed" -eq 0 ]; then
 	[ "$failed" -gt 0 ] || failed=1
 fi
 [ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+if [ -n "$debug" ] && [ -f "$run/ktap.log" ]; then
+	# A sanitizer report fails no case by itself (only KASAN's own):
+	# the kernel log is read for every kind.
+	n=$(splat_lines "$run/ktap.log" | wc -l)
+	if [ "$n" -gt 0 ]; then
+		splat_lines "$run/ktap.log" | head -n 20
+		info "the kernel log has $n sanitizer or splat lines (see $run/ktap.log)"
+		failed=$((failed + 1))
+	else
+		info "no sanitizer report in the kernel log ($(wc -l <"$run/ktap.log") lines)"
+	fi
+fi
 info "results in $run (kunit.log, ktap.log, results.json)"
 printf '%s passed, %s failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -85,3 +85,12 @@ stage() {
 stage_end() {
 	printf '==> %s: %ds\n' "$BSK_STAGE" $((SECONDS - BSK_STAGE_T0)) >&2
 }
+
+# splat_lines FILE: the lines of a kernel log that report a bug, a
+# warning, a sanitizer finding, a lockdep splat or a stall
+# (tools/splat-patterns, one extended regex per line; the VM's guest side
+# reads the same file).  A missing FILE is an error.
+splat_lines() {
+	[ -f "$1" ] || die "no kernel log $1"
+	grep -aE -f "$BSK_TOP/tools/splat-patterns" "$1" || true
+}

@@ -66,11 +66,15 @@ for k in "${kernels[@]}"; do
 		continue
 	fi
 	j=$out/$k.json
+	# The excerpts: each splat line with the trace that follows it.
+	rm -f "$out/$k-splats.txt"
+	[ -z "$(splat_lines "$out/$k-dmesg.txt")" ] ||
+		grep -aE -A 40 -f "$BSK_TOP/tools/splat-patterns" "$out/$k-dmesg.txt" >"$out/$k-splats.txt"
 	v() { jq -r ".$1" "$j"; }
 	if [ "$k" = base ]; then
 		# The base's findings are upstream's, not the series': reported.
 		[ "$(v splats)" -eq 0 ] ||
-			info "the base kernel has $(v splats) splat lines: an upstream finding (see $out/base-dmesg.txt)"
+			info "the base kernel has $(v splats) splat lines: an upstream finding (see $out/base-splats.txt)"
 		continue
 	fi
 	check "$k: no kernel splat (BUG, WARNING, KASAN, UBSAN, KFENCE, lockdep, hung task, RCU stall): $(v splats)" \

@@ -22,6 +22,8 @@
 # Writes OUTDIR/KERNEL.json (the counts) and OUTDIR/KERNEL-dmesg.txt
 # (the kernel log; splats are counted from it).
 set -u
+# the splat patterns the host's tools use, one extended regex per line
+pats=$(cd "$(dirname "$0")/.." && pwd)/splat-patterns
 kernel=$1
 out=$2
 secs=$3
@@ -197,8 +199,7 @@ verr=$(grep -c 'verify: \|bad magic\|crc32c' "$tmp/fio.out" || true)
 jverr=$(jq '[.jobs[] | .error] | map(select(. != 0)) | length' "$tmp/fio.json" 2>/dev/null || echo 1)
 [ "$fio_rc" -eq 0 ] || [ "$verr" -gt 0 ] || [ "$jverr" -gt 0 ] || verr=1
 dmesg >"$out/$kernel-dmesg.txt"
-pat='BUG:|WARNING:|KASAN:|UBSAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|blocked for more than|rcu: INFO|self-detected stall|soft lockup|general protection fault|Oops|kernel BUG|list_add corruption|list_del corruption'
-splats=$(grep -cE "$pat" "$out/$kernel-dmesg.txt" || true)
+splats=$(grep -caE -f "$pats" "$out/$kernel-dmesg.txt" || true)
 c() { cat "$tmp/$1" 2>/dev/null || echo 0; }
 jq -n --arg k "$kernel" --argjson secs "$secs" \
 	--argjson s "$(c scheduler_switches)" --argjson a "$(c affinity_flips)" \
