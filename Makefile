@@ -20,10 +20,12 @@
 #   SEND_OUT=dir        make send: where the mails go
 #                       (default results/outgoing/<base>-v<N>, not committed)
 #   S=S1 RUNS=3         make bench: scenarios and runs per figure
+#   STRESS_SECONDS=300  make stress: how long each kernel is stressed
+#   KUNIT_DEBUG=1       make kunit: under the sanitizers of configs/debug.config
 
 BASE ?=
 ARCH ?= um
-export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT S RUNS BENCH_OUT STRESS_SECONDS STRESS_OUT
+export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT S RUNS BENCH_OUT STRESS_SECONDS STRESS_OUT KUNIT_DEBUG CHECK_STRESS_SECONDS
 
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
 

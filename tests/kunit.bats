@@ -13,7 +13,7 @@ setup() {
 import os, sys
 print("ARGS " + " ".join(sys.argv[1:]))
 build = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--build_dir=")][0]
-open(os.path.join(build, "test.log"), "w").write("KTAP version 1\n")
+open(os.path.join(build, "test.log"), "w").write("KTAP version 1\n" + os.environ.get("FAKE_KUNIT_LOG", ""))
 print(os.environ.get("FAKE_KUNIT_OUT", ""))
 sys.exit(int(os.environ.get("FAKE_KUNIT_RC", "0")))
 EOS
@@ -96,4 +96,35 @@ EOS
 	[[ "$output" == *"QEMU -nodefaults -accel tcg -smp 4"* ]]
 	BSK_KVM=1 ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
 	[[ "$output" == *"QEMU -nodefaults -accel kvm -accel hvf -accel tcg -smp 4"* ]]
+}
+
+@test "KUNIT_DEBUG=1: debug.config, own build dir; a sanitizer report in the kernel log fails the run" {
+	ok="Testing complete. Ran 5 tests: passed: 5"
+	KUNIT_DEBUG=1 FAKE_KUNIT_OUT=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+" run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--kunitconfig=$TOP/configs/debug.config"* ]]
+	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-um-debug"* ]]
+	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
+	[ "${lines[-1]}" = "5 passed, 0 failed" ]
+	for report in "BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80" \
+		"UBSAN: shift-out-of-bounds in block/blk-mq.c:1234:5" \
+		"WARNING: possible circular locking dependency detected" \
+		"INFO: task kworker/0:1:12 blocked for more than 120 seconds."; do
+		KUNIT_DEBUG=1 FAKE_KUNIT_OUT=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+$report
+" run "$TOP/tools/kunit.sh" "$K"
+		[ "$status" -ne 0 ]
+		[[ "$output" == *"$report"* ]]
+		[ "${lines[-1]}" = "5 passed, 1 failed" ]
+	done
+}
+
+@test "without KUNIT_DEBUG the kernel log is not read for splats" {
+	FAKE_KUNIT_OUT="Testing complete. Ran 5 tests: passed: 5" \
+		FAKE_KUNIT_LOG="WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:1005 um_pci_init+0xc7/0xd4
+" run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "5 passed, 0 failed" ]
+	[[ "$output" != *"--kunitconfig=$TOP/configs/debug.config"* ]]
 }

@@ -29,8 +29,9 @@ set -uo pipefail
 
 T0=$SECONDS
 cd "$BSK_TOP" || exit 1
-# The gate runs every suite: a filter set for 'make kunit' must not narrow it.
-unset KUNIT_FILTER
+# The gate runs every suite, and picks its own debug run: what is set for
+# 'make kunit' must not narrow or change it.
+unset KUNIT_FILTER KUNIT_DEBUG
 LOGDIR=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-check
 mkdir -p "$LOGDIR"
 passed=0
@@ -61,7 +62,7 @@ finish() {
 }
 
 stage "dependencies"
-tools/deps.sh base build x86 check
+tools/deps.sh base build x86 vm check
 record "dependencies" $?
 [ "${failed}" -eq 0 ] || finish
 stage_end
@@ -114,9 +115,11 @@ kunit_result() {
 	fi
 }
 
-# x86_smp_result LOG RC START: the x86_64 SMP run, in which nothing may skip.
+# x86_smp_result LOG RC START: the x86_64 SMP run under the sanitizers of
+# configs/debug.config, in which nothing may skip and the kernel log must
+# have no report (kunit.sh, KUNIT_DEBUG=1).
 x86_smp_result() {
-	kunit_result "$1" "$2" "KUnit x86_64 SMP at the tip ($b)" "$3"
+	kunit_result "$1" "$2" "KUnit x86_64 SMP under KASAN, KFENCE, UBSAN, lockdep at the tip ($b)" "$3"
 	if grep -q 'SKIPPED' "$1"; then
 		grep 'SKIPPED' "$1"
 		record "no case skipped under x86_64 SMP ($b)" 1
@@ -124,6 +127,7 @@ x86_smp_result() {
 }
 
 x86_pid=
+stress_base=
 for pass in "${passes[@]}"; do
 b=${pass%%:*}
 mode=${pass#*:}
@@ -233,19 +237,20 @@ if [ "$mode" = full ] && [ "${ARCH:-um}" = um ]; then
 		# Beside the next pass (another tree); its result comes at the end.
 		x86_start=$SECONDS
 		x86_base=$b
-		ARCH=x86_64 tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1 &
+		KUNIT_DEBUG=1 ARCH=x86_64 tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1 &
 		x86_pid=$!
 		info "KUnit x86_64 SMP at the $b tip runs in the background (log: $L/kunit-x86_64.log)"
 	else
-		stage "KUnit at the tip, $b (x86_64, SMP: QEMU TCG, 2 sockets x 2 CPUs)"
+		stage "KUnit at the tip, $b (x86_64 SMP under sanitizers: QEMU TCG, 2 sockets x 2 CPUs)"
 		t=$SECONDS
-		ARCH=x86_64 tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1
+		KUNIT_DEBUG=1 ARCH=x86_64 tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1
 		x86_smp_result "$L/kunit-x86_64.log" $? "$t"
 		stage_end
 	fi
 fi
 
 if [ "$mode" = full ] && [ "$b" = mainline ]; then
+	stress_base=$b
 	stage "make send, dry run: mails, git am, cover letter, range-diff"
 	tools/sendcheck.sh >"$L/sendcheck.log" 2>&1
 	kunit_result "$L/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
@@ -256,11 +261,24 @@ fi
 done
 
 if [ -n "$x86_pid" ]; then
-	stage "KUnit at the tip, $x86_base (x86_64, SMP: QEMU TCG, 2 sockets x 2 CPUs; started in the background)"
+	stage "KUnit at the tip, $x86_base (x86_64 SMP under sanitizers: QEMU TCG, 2 sockets x 2 CPUs; started in the background)"
 	rc=0
 	wait "$x86_pid" || rc=$?
 	b=$x86_base
 	x86_smp_result "$LOGDIR/$b/kunit-x86_64.log" "$rc" "$x86_start"
+	stage_end
+fi
+
+# The short 'make stress': the mainline series' debug guest kernel
+# (configs/vm.config + configs/debug.config) under switching, hotplug and
+# injected faults, for CHECK_STRESS_SECONDS (default 150; with its build
+# and boot the stage stays under 5 minutes warm).
+if [ -n "$stress_base" ]; then
+	stage "short stress on the series debug guest kernel ($stress_base)"
+	BASE=$stress_base STRESS_SECONDS=${CHECK_STRESS_SECONDS:-150} STRESS_OUT=$LOGDIR/stress \
+		tools/stress.sh series >"$LOGDIR/stress.log" 2>&1
+	kunit_result "$LOGDIR/stress.log" $? "short stress, series kernel ($stress_base)" "$BSK_STAGE_T0"
+	grep -E '^(PASS|FAIL) ' "$LOGDIR/stress.log"
 	stage_end
 fi
 

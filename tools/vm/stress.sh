@@ -140,7 +140,8 @@ switch() {
 	set -- bfq mq-deadline kyber none
 	shift $((i % 4))
 	for d in $devs; do
-		echo "$1" >"/sys/block/$d/queue/scheduler" || return 1
+		# coreutils' echo, so a refusal is logged with its errno
+		env echo "$1" >"/sys/block/$d/queue/scheduler" 2>>"$tmp/switch-errors" || return 1
 	done
 }
 j=0
@@ -174,7 +175,8 @@ bfqtun() {
 	for d in $devs; do
 		grep -q '\[bfq\]' "/sys/block/$d/queue/scheduler" || continue
 		f=/sys/block/$d/queue/iosched/slice_idle
-		v=$(cat "$f" 2>/dev/null) && echo "$v" >"$f" 2>/dev/null && return 0
+		# (the scheduler may change under it: then it is not counted)
+		v=$(cat "$f" 2>/dev/null) && { echo "$v" >"$f"; } 2>/dev/null && return 0
 	done
 	return 1
 }
@@ -201,14 +203,18 @@ jverr=$(jq '[.jobs[] | .error] | map(select(. != 0)) | length' "$tmp/fio.json" 2
 dmesg >"$out/$kernel-dmesg.txt"
 splats=$(grep -caE -f "$pats" "$out/$kernel-dmesg.txt" || true)
 c() { cat "$tmp/$1" 2>/dev/null || echo 0; }
+touch "$tmp/switch-errors"
+refused=$(grep -c . "$tmp/switch-errors" || true)
+[ "$refused" -eq 0 ] || say "scheduler switches refused: $(sed 's/.*: //' "$tmp/switch-errors" | sort | uniq -c | tr -s ' ' | paste -sd,)"
 jq -n --arg k "$kernel" --argjson secs "$secs" \
-	--argjson s "$(c scheduler_switches)" --argjson a "$(c affinity_flips)" \
+	--argjson s "$(c scheduler_switches)" --argjson sr "$refused" --argjson a "$(c affinity_flips)" \
 	--argjson d "$(c depth_changes)" --argjson o "$(c cpu_offlines)" \
 	--argjson f "$faults" --argjson v "$((verr + jverr))" --argjson sp "$splats" \
 	--argjson tw "$(c tunable_writes)" --argjson tv "$(c tun_valid)" \
 	--argjson ti "$(c tun_invalid)" --argjson tr "$(c tun_refused)" \
 	--argjson ios "$(jq -s '[.[].jobs[] | .read.total_ios + .write.total_ios] | add' "$tmp/fio.json" "$tmp/fio-t.json" 2>/dev/null || echo 0)" \
-	'{kernel: $k, seconds: $secs, scheduler_switches: $s, affinity_flips: $a,
+	'{kernel: $k, seconds: $secs, scheduler_switches: $s,
+	  scheduler_switches_refused: $sr, affinity_flips: $a,
 	  depth_changes: $d, cpu_offlines: $o, faults_injected: $f,
 	  bfq_tunable_writes: ($tw + $tv), bfq_invalid_writes: $ti,
 	  bfq_invalid_refused_unchanged: $tr, fio_ios: $ios,
