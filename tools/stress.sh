@@ -67,9 +67,8 @@ for k in "${kernels[@]}"; do
 	fi
 	j=$out/$k.json
 	# The excerpts: each splat line with the trace that follows it.
-	rm -f "$out/$k-splats.txt"
-	[ -z "$(splat_lines "$out/$k-dmesg.txt")" ] ||
-		grep -aE -A 40 -f "$BSK_TOP/tools/splat-patterns" "$out/$k-dmesg.txt" >"$out/$k-splats.txt"
+	grep -aE -A 40 -f "$BSK_TOP/tools/splat-patterns" "$out/$k-dmesg.txt" >"$out/$k-splats.txt" ||
+		rm -f "$out/$k-splats.txt"
 	v() { jq -r ".$1" "$j"; }
 	if [ "$k" = base ]; then
 		# The base's findings are upstream's, not the series': reported.

@@ -1,17 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME [RUN] - guest side of
+# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME RUN - guest side of
 # 'make bench'
 # (runs inside a virtme-ng guest booted by tools/bench.sh with the kernel
 # command line the scenario needs).  Runs fio from the host's filesystem;
 # every run's fio JSON goes to OUTDIR/SCENARIO/KERNEL/, and one line per
 # figure to OUTDIR/SCENARIO/KERNEL/metrics.tsv:
 #   scenario kernel scheduler metric value run
-# With RUN, only run RUN of RUNS, its lines added to metrics.tsv: the host
-# boots the base and the series kernel in turn for each run, so a drift
-# of the emulator over time spreads over both alike.  Without RUN, runs 1
-# to RUNS in one boot.  Within a run, every scheduler in turn.
+# One boot runs run RUN of RUNS and adds its lines to metrics.tsv: the
+# host boots the base and the series kernel in turn for each run, so a
+# drift of the emulator over time spreads over both alike.  Within a run,
+# every scheduler in turn.
 #
 #   S1  seed 004: 16 KiB O_DIRECT random reads, 8 psync jobs, on scsi_debug
 #       with 5 ms per command and real concurrency (queue_depth 32,
@@ -42,12 +42,7 @@ out=$3/$s/$kernel
 runs=$4
 rt=$5
 mkdir -p "$out"
-if [ -n "${6:-}" ]; then
-	rlist=$6
-else
-	rlist=$(seq "$runs")
-	: >"$out/metrics.tsv"
-fi
+rlist=$6
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 
 say() {
