@@ -38,3 +38,19 @@ setup() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == "stress.sh: error: STRESS_SECONDS=soon is not a positive number" ]]
 }
+
+@test "bench: S3's job file lays out files that its read pass reads as they are" {
+	command -v fio >/dev/null || skip "no fio (deps.sh vm)"
+	d=$BATS_TEST_TMPDIR/s3
+	mkdir -p "$d"
+	S3_DIR=$d S3_CREATE=1 run fio --output=/dev/null "$TOP/tools/vm/s3.fio"
+	[ "$status" -eq 0 ]
+	[ "$(find "$d" -type f | wc -l)" -eq 8000 ]
+	before=$(find "$d" -type f -printf '%P %s %T@\n' | sort)
+	total=$(find "$d" -type f -printf '%s\n' | awk '{ t += $1 } END { print t }')
+	S3_DIR=$d S3_CREATE=0 run fio --output-format=json "$TOP/tools/vm/s3.fio"
+	[ "$status" -eq 0 ]
+	# every byte read once, and no file laid out again
+	[ "$(sed -n '/^{/,$p' <<<"$output" | jq '[.jobs[].read.io_bytes] | add')" -eq "$total" ]
+	[ "$(find "$d" -type f -printf '%P %s %T@\n' | sort)" = "$before" ]
+}

@@ -47,7 +47,7 @@ declare -A cmdline=(
 	[S2]="scsi_debug.dev_size_mb=512 $sdebug"
 	[S3]="scsi_debug.dev_size_mb=384 $sdebug"
 	[S4]="null_blk.queue_mode=2 null_blk.submit_queues=1 null_blk.hw_queue_depth=1023 null_blk.irqmode=2 null_blk.completion_nsec=20000000"
-	[S5]=""
+	[S5]="isolcpus=managed_irq,1-3"
 	[S6]="null_blk.queue_mode=2 null_blk.submit_queues=1 null_blk.hw_queue_depth=1 null_blk.irqmode=2 null_blk.completion_nsec=20000 null_blk.gb=64"
 )
 declare -A runtime=([S1]=20 [S2]=20 [S3]=0 [S4]=20 [S5]=15 [S6]=15)
@@ -79,14 +79,16 @@ for k in base series; do
 done
 
 # s3_image: the ext4 image of S3's 8000 small files, made once on the
-# host (fio lays the files out with the options the guest reads them
-# with; mkfs.ext4 -d), in BSK_CACHE/bench/s3.img.
+# host with the job file the guest reads them with (tools/vm/s3.fio;
+# mkfs.ext4 -d), in BSK_CACHE/bench/s3-<hash of the job file>.img.
 s3_image() {
-	local f=$BSK_CACHE/bench/s3.img src=$BSK_CACHE/bench/s3src
+	local job=$BSK_TOP/tools/vm/s3.fio f src
+	f=$BSK_CACHE/bench/s3-$(sha1sum "$job" | cut -c1-12).img
 	[ -f "$f" ] && { printf '%s\n' "$f"; return; }
+	src=$BSK_CACHE/bench/s3src
+	rm -rf "$src"
 	mkdir -p "$src"
-	fio --name=s3 --rw=read --directory="$src" --nrfiles=1000 --filesize=4k-16k --bs=4k \
-		--numjobs=8 --create_only=1 --output=/dev/null >&2
+	S3_DIR=$src S3_CREATE=1 fio --output=/dev/null "$job" >&2
 	mkfs.ext4 -q -F -d "$src" "$f.tmp" 160M >&2
 	mv "$f.tmp" "$f"
 	rm -rf "$src"

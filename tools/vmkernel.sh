@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vmkernel.sh base|series [FRAGMENT...] - build the x86_64 guest kernel for
-# virtme-ng (tinyconfig + configs/vm.config + FRAGMENTs) at the base or at
+# virtme-ng (tinyconfig's fragments + configs/vm.config + FRAGMENTs, on
+# allnoconfig: merge_config.sh -n) at the base or at
 # the tip of the applied series, and print the path of its bzImage.
 #
 # Both kernels come from one worktree of the base's repository,
@@ -54,8 +55,12 @@ kmake() {
 }
 key=$({ git -C "$vwt" ls-files -s -- '*Kconfig*'; cat "${frags[@]}"; } | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$out/.bsk-config-key" 2>/dev/null)" != "$key" ] || [ ! -f "$out/.config" ]; then
-	[ -f "$out/.config" ] || kmake tinyconfig >/dev/null
-	"$vwt/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >"$out/merge.log" 2>&1
+	# tinyconfig's own recipe with the fragments on top: allnoconfig,
+	# so a symbol the fragments make visible stays off unless named.
+	(cd "$vwt" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" \
+		kernel/configs/tiny-base.config kernel/configs/tiny.config \
+		arch/x86/configs/tiny.config "${frags[@]}") >"$out/merge.log" 2>&1 ||
+		die "merge_config.sh failed (see $out/merge.log)"
 	kmake olddefconfig >/dev/null
 	bad=$(grep -hE '^CONFIG_|^# CONFIG_.* is not set$' "${frags[@]}" | while read -r l; do
 		case $l in

@@ -29,8 +29,8 @@
 #       while buffered writers keep null_blk busy with async writeback:
 #       bfq with low_latency 1 and 0
 #   S5  seed 002: virtio-blk with an iothread, 4 vCPUs in 2 NUMA nodes,
-#       the disk's interrupt on one node (pinned to CPU 0 where it can be
-#       moved), fio on the other: IOPS and the share of BLOCK softirqs and
+#       the disk's interrupt on CPU 0 (isolcpus=managed_irq,1-3), fio
+#       on CPUs 2-3: IOPS and the share of BLOCK softirqs and
 #       CAL (IPIs) on the submitting CPUs for rq_affinity 0, 1, 2
 #   S6  seed 000: null_blk, mq-deadline, 4 KiB random writes at a deep
 #       queue: system time per I/O with nr_requests 256/2048 and nomerges
@@ -139,21 +139,16 @@ S3)
 	sd=/sys/bus/pseudo/drivers/scsi_debug
 	mnt=/tmp/s3
 	mkdir -p "$mnt"
-	# (the page cache is dropped by hand: fio's own invalidation needs
-	# fadvise, which the guest kernel leaves out)
-	set -- --nrfiles=1000 --filesize=4k-16k --bs=4k --numjobs=8 \
-		--openfiles=64 --file_service_type=sequential --ioengine=psync --invalidate=0
-	# The host laid the files out with the same fio options (its seed is
-	# fixed, so the sizes match) and made an ext4 image of them
-	# (mkfs.ext4 -d): one copy here instead of 8000 small writes through
-	# ext4, which take minutes under TCG.
+	# The host laid the files out with the same job file and made an
+	# ext4 image of them (mkfs.ext4 -d): one copy here instead of 8000
+	# small writes through ext4, which take minutes under TCG.
+	job=$(dirname "$0")/s3.fio
 	img=${BENCH_S3_IMAGE:?the host passes the S3 ext4 image in BENCH_S3_IMAGE}
 	say "copying $img ($(du -m "$img" | cut -f1) MiB) to $dev"
 	echo 100000 >"$sd/ndelay"
 	dd if="$img" of="/dev/$dev" bs=4M conv=fsync status=none
 	mount -o ro "/dev/$dev" "$mnt"
 	say "$(find "$mnt" -type f | wc -l) files, $(du -sm "$mnt" | cut -f1) MiB on ext4"
-	set -- --directory="$mnt" "$@"
 	for lat in rot nonrot; do
 		if [ "$lat" = rot ]; then
 			echo 5000000 >"$sd/ndelay"
@@ -170,7 +165,7 @@ S3)
 				say "$sc ($lat, ndelay $(cat "$sd/ndelay") ns) run $r/$runs"
 				j=$out/$sc-$lat-$r.json
 				c0=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
-				fio --name=s3 --rw=read "$@" --output-format=json --output="$j"
+				S3_DIR=$mnt S3_CREATE=0 fio --output-format=json --output="$j" "$job"
 				c1=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
 				metric "$sc" "seconds ($lat)" "$(js "$j" '[.jobs[].job_runtime] | max / 1000')" "$r"
 				metric "$sc" "guest CPU busy % ($lat)" \
@@ -189,12 +184,13 @@ S5)
 	irq=$(awk -F: -v v="$vdv" '$0 ~ v "-req" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || irq=$(awk -F: -v v="$vdv" '$0 ~ v "$" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || { echo "no virtio-blk interrupt in /proc/interrupts" >&2; exit 1; }
-	# The interrupt on CPU 0 and fio on the other node (CPUs 2-3).  A
-	# managed MSI-X vector cannot be moved: then fio goes to the node
-	# the interrupt is not on.
-	echo 0 >"/proc/irq/$irq/smp_affinity_list" 2>/dev/null || true
+	# The interrupt on CPU 0 and fio on the other node (CPUs 2-3).  The
+	# queue's MSI-X vector is managed (its affinity cannot be written):
+	# the host boots with isolcpus=managed_irq,1-3, which keeps managed
+	# vectors on CPU 0.
 	icpu=$(cut -d, -f1 "/proc/irq/$irq/effective_affinity_list" | cut -d- -f1)
-	if [ "$icpu" -le 1 ]; then sub=2-3 lo=3; else sub=0-1 lo=1; fi
+	[ "$icpu" = 0 ] || { echo "the virtio-blk interrupt $irq is on CPU $icpu, not 0" >&2; exit 1; }
+	sub=2-3 lo=3
 	say "$dev: irq $irq on CPU $(cat "/proc/irq/$irq/effective_affinity_list"), fio on CPUs $sub, $(nproc) CPUs, nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
 	sched "$dev" none
 	# per-CPU counts of one line of /proc/interrupts or /proc/softirqs
