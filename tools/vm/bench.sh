@@ -15,7 +15,10 @@
 #
 #   S1  seed 004: 16 KiB O_DIRECT random reads, 8 psync jobs, on scsi_debug
 #       with 5 ms per command and real concurrency (queue_depth 32,
-#       rotational 1): MiB/s for bfq, mq-deadline, none
+#       rotational 1): MiB/s for bfq, mq-deadline, none, with the mean
+#       number of commands at the device, the completion latency and the
+#       guest's CPU use, BFQ also with slice_idle=0 (no idling); then
+#       MiB/s again at 20 ms per command
 #   S2  seed 004: after BFQ's hw_tag has latched under S1's load, the
 #       device depth drops to 1 (device/queue_depth); two sequential
 #       readers with think time: MiB/s and BFQ's idle expirations ("expire
@@ -24,10 +27,12 @@
 #   S3  seed 003: ext4 on scsi_debug (rotational with 5 ms per command,
 #       then non-rotational with 100 us), cold cache, 8 readers over 8000
 #       files of 4-16 KiB: seconds for bfq, mq-deadline, none, and the
-#       guest's CPU use (device latency, not emulated CPU, must dominate)
+#       guest's CPU use (device latency, not emulated CPU, must dominate);
+#       BFQ also with low_latency=0 and with slice_idle=0 (no idling)
 #   S4  seed 001: 4 KiB O_DIRECT random-read latency (p50, p99, p99.9)
 #       while buffered writers keep null_blk busy with async writeback:
-#       bfq with low_latency 1 and 0
+#       bfq with low_latency 1 and 0, and the writes in flight (their
+#       ceiling is BFQ's async depth limit)
 #   S5  seed 002: virtio-blk with an iothread, 4 vCPUs in 2 NUMA nodes,
 #       the disk's interrupt on CPU 0 (isolcpus=managed_irq,1-3), fio
 #       on CPUs 2-3: IOPS and the share of BLOCK softirqs and
@@ -64,6 +69,57 @@ sched() { # DEV SCHED
 	grep -q "\[$2\]" "/sys/block/$1/queue/scheduler" || { echo "cannot set $2 on $1"; exit 1; }
 }
 
+# variant DEV SPEC: a fresh instance of the scheduler of SPEC, "sched" or
+# "sched:tunable=value" (a BFQ with one tunable changed, say
+# bfq:slice_idle=0), through none, so that no state or tunable of the
+# pass before carries over.  Sets $label ("bfq slice_idle=0") and $tag
+# (for file names).
+variant() {
+	echo none >"/sys/block/$1/queue/scheduler"
+	sched "$1" "${2%%:*}"
+	label=${2%%:*}
+	tag=$label
+	case $2 in
+	*:*=*)
+		t=${2#*:}
+		echo "${t#*=}" >"/sys/block/$1/queue/iosched/${t%%=*}"
+		label="$label $t"
+		tag=$tag-${t%%=*}${t#*=}
+		;;
+	esac
+}
+
+# cpu_stat: busy and idle jiffies of all CPUs so far; cpu_busy BEFORE
+# AFTER: the % of CPU time between them that was busy
+cpu_stat() {
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat
+}
+
+cpu_busy() {
+	echo "$1 $2" | awk '{ b = $3 - $1; i = $4 - $2; print (b + i) ? 100 * b / (b + i) : 0 }'
+}
+
+# sampler_start OUT FILE FIELD: from 3 s on, field FIELD of FILE every
+# 100 ms into OUT, in the background; sampler_stop ends it.  col_mean
+# and col_max OUT: the mean and the peak of the samples.
+sampler_start() {
+	(sleep 3; while :; do awk -v f="$3" '{ print $f }' "$2"; sleep 0.1; done) >"$1" &
+	sampler=$!
+}
+
+sampler_stop() {
+	kill "$sampler"
+	wait "$sampler" 2>/dev/null || true
+}
+
+col_mean() {
+	awk '{ t += $1; n++ } END { print n ? t / n : 0 }' "$1"
+}
+
+col_max() {
+	awk '$1 > m { m = $1 } END { print m + 0 }' "$1"
+}
+
 scsi_debug_disk() {
 	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
 		[ -e "$d" ] && { basename "$d"; return 0; }
@@ -77,16 +133,42 @@ S1)
 	dev=$(scsi_debug_disk)
 	echo 32 >"/sys/block/$dev/device/queue_depth"
 	echo 1 >"/sys/block/$dev/queue/rotational"
+	sd=/sys/bus/pseudo/drivers/scsi_debug
 	say "$dev: queue_depth $(cat "/sys/block/$dev/device/queue_depth"), rotational $(cat "/sys/block/$dev/queue/rotational")"
+	# At 5 ms per command (the issue's case) with, beside MiB/s, what
+	# tells a scheduler that holds requests back from one that only costs
+	# CPU: the mean number of commands at the device (device_busy,
+	# sampled every 100 ms), fio's completion latency and the guest's
+	# CPU use.  Then at 20 ms, where a fixed cost per I/O weighs a
+	# quarter as much and a scheduler that holds requests back loses as
+	# much as before.
 	for r in $rlist; do
-		for sc in bfq mq-deadline none; do
-			sched "$dev" "$sc"
-			say "$sc run $r/$runs (${rt}s)"
-			j=$out/$sc-$r.json
-			fio --name=s1 --filename="/dev/$dev" --rw=randread --bs=16k --direct=1 \
-				--ioengine=psync --numjobs=8 --group_reporting --time_based \
-				--ramp_time=2 --runtime="$rt" --output-format=json --output="$j"
-			metric "$sc" MiB/s "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
+		for lat in 5 20; do
+			echo "${lat}000000" >"$sd/ndelay"
+			v="bfq mq-deadline none"
+			[ "$lat" != 5 ] || v="bfq bfq:slice_idle=0 mq-deadline none"
+			for spec in $v; do
+				variant "$dev" "$spec"
+				sc=$label
+				say "$sc at $lat ms per command, run $r/$runs (${rt}s)"
+				j=$out/$tag-$lat-$r.json
+				busy=$out/$tag-$lat-$r.busy
+				sampler_start "$busy" "/sys/block/$dev/device/device_busy" 1
+				c0=$(cpu_stat)
+				fio --name=s1 --filename="/dev/$dev" --rw=randread --bs=16k --direct=1 \
+					--ioengine=psync --numjobs=8 --group_reporting --time_based \
+					--ramp_time=2 --runtime="$rt" --output-format=json --output="$j"
+				c1=$(cpu_stat)
+				sampler_stop
+				if [ "$lat" = 5 ]; then
+					metric "$sc" MiB/s "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
+					metric "$sc" "commands at the device (mean)" "$(col_mean "$busy")" "$r"
+					metric "$sc" "read clat mean (us)" "$(js "$j" '.jobs[0].read.clat_ns.mean / 1000')" "$r"
+					metric "$sc" "guest CPU busy %" "$(cpu_busy "$c0" "$c1")" "$r"
+				else
+					metric "$sc" "MiB/s at $lat ms per command" "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
+				fi
+			done
 		done
 	done
 	;;
@@ -158,18 +240,18 @@ S3)
 			echo 0 >"/sys/block/$dev/queue/rotational"
 		fi
 		for r in $rlist; do
-			for sc in bfq mq-deadline none; do
-				sched "$dev" "$sc"
+			for spec in bfq bfq:low_latency=0 bfq:slice_idle=0 mq-deadline none; do
+				variant "$dev" "$spec"
+				sc=$label
 				sync
 				echo 3 >/proc/sys/vm/drop_caches
 				say "$sc ($lat, ndelay $(cat "$sd/ndelay") ns) run $r/$runs"
-				j=$out/$sc-$lat-$r.json
-				c0=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+				j=$out/$tag-$lat-$r.json
+				c0=$(cpu_stat)
 				S3_DIR=$mnt S3_CREATE=0 fio --output-format=json --output="$j" "$job"
-				c1=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+				c1=$(cpu_stat)
 				metric "$sc" "seconds ($lat)" "$(js "$j" '[.jobs[].job_runtime] | max / 1000')" "$r"
-				metric "$sc" "guest CPU busy % ($lat)" \
-					"$(echo "$c0 $c1" | awk '{ b = $3 - $1; i = $4 - $2; print (b + i) ? 100 * b / (b + i) : 0 }')" "$r"
+				metric "$sc" "guest CPU busy % ($lat)" "$(cpu_busy "$c0" "$c1")" "$r"
 			done
 		done
 	done
@@ -228,6 +310,8 @@ S4)
 			echo "$ll" >"/sys/block/$dev/queue/iosched/low_latency"
 			say "bfq low_latency=$ll run $r/$runs (${rt}s)"
 			j=$out/bfq-ll$ll-$r.json
+			# writes at the driver: the async depth limit is their ceiling
+			sampler_start "$out/bfq-ll$ll-$r.inflight" "/sys/block/$dev/inflight" 2
 			fio --output-format=json --output="$j" \
 				--name=writers --filename="/dev/$dev" --rw=write --bs=64k \
 				--ioengine=psync --numjobs=4 --offset_increment=256m --size=256m \
@@ -235,6 +319,9 @@ S4)
 				--name=reader --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
 				--ioengine=psync --percentile_list=50:99:99.9 --startdelay=2 \
 				--time_based --runtime="$rt"
+			sampler_stop
+			metric "bfq low_latency=$ll" "writes in flight (max)" "$(col_max "$out/bfq-ll$ll-$r.inflight")" "$r"
+			metric "bfq low_latency=$ll" "writes in flight (mean)" "$(col_mean "$out/bfq-ll$ll-$r.inflight")" "$r"
 			for p in 50 99 99.9; do
 				metric "bfq low_latency=$ll" "read clat p$p (us)" \
 					"$(js "$j" "[.jobs[] | select(.jobname == \"reader\")][0].read.clat_ns.percentile[\"$(printf '%.6f' "$p")\"] / 1000")" "$r"
