@@ -146,28 +146,44 @@ done
 		END { flush() }'
 } >"$out/summary.csv"
 
-# --- one plot per scenario that was run: median with min-max bars ----------
+# --- one plot per scenario that was run: one panel per metric (each has
+# its own unit), base and series per scheduler, median with min-max bars --
 for s in "${want[@]}"; do
-	d=$(mktemp)
-	awk -F',' -v s="$s" 'NR > 1 && $1 == s { gsub(/"/, "", $4)
-		key = $3 " " $4; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-		m[key, $2] = $5; lo[key, $2] = $6; hi[key, $2] = $7 }
-		END { for (i = 1; i <= n; i++) { k = order[i]
-			printf "\"%s\" %s %s %s %s %s %s\n", k, m[k, "base"], lo[k, "base"], hi[k, "base"],
-				m[k, "series"], lo[k, "series"], hi[k, "series"] } }' "$out/summary.csv" >"$d"
-	gnuplot <<EOF
-set terminal pngcairo size 1000,600 noenhanced
-set output "$out/$s.png"
-set title "$s: base vs series (median of $runs runs, min-max; QEMU TCG)"
-set style data histogram
-set style histogram errorbars gap 2 lw 1
-set style fill solid 0.6 border -1
-set xtics rotate by -25
-set key top right
-set yrange [0:*]
-plot "$d" using 2:3:4:xtic(1) title "base", "" using 5:6:7 title "series"
-EOF
-	rm -f "$d"
+	d=$(mktemp -d)
+	awk -F',' -v s="$s" -v d="$d" 'NR > 1 && $1 == s { gsub(/"/, "", $4)
+		if (!($4 in g)) { g[$4] = ++ng; print $4 >(d "/" ng ".title") }
+		f = d "/" g[$4] ".dat"
+		if (!((f, $3) in row)) { row[f, $3] = ++nr[f]; lbl[f, nr[f]] = $3; file[f] = 1 }
+		m[f, $3, $2] = $5; lo[f, $3, $2] = $6; hi[f, $3, $2] = $7 }
+		END { for (f in file) for (i = 1; i <= nr[f]; i++) { k = lbl[f, i]
+			printf "\"%s\" %s %s %s %s %s %s\n", k, m[f, k, "base"], lo[f, k, "base"], hi[f, k, "base"],
+				m[f, k, "series"], lo[f, k, "series"], hi[f, k, "series"] >f } }' "$out/summary.csv"
+	n=$(find "$d" -name '*.dat' | wc -l)
+	if [ "$n" -eq 0 ]; then
+		rm -rf "$d"
+		continue
+	fi
+	cols=1
+	while [ $((cols * cols)) -lt "$n" ]; do cols=$((cols + 1)); done
+	rows=$(((n + cols - 1) / cols))
+	{
+		echo "set terminal pngcairo size $((cols * 420)),$((rows * 340 + 40)) noenhanced font ',9'"
+		echo "set output '$out/$s.png'"
+		echo "set multiplot layout $rows,$cols title '$s: base vs series, median of $runs runs with min-max (QEMU TCG: compare within a panel only)'"
+		echo 'set style data histogram'
+		echo 'set style histogram errorbars gap 2 lw 1'
+		echo 'set style fill solid 0.6 border -1'
+		echo 'set xtics rotate by -20 nomirror'
+		echo 'set key top right font ",8"'
+		echo 'set yrange [0:*]'
+		echo 'set bmargin 5'
+		for i in $(seq "$n"); do
+			printf 'set title "%s"\n' "$(cat "$d/$i.title")"
+			printf 'plot "%s" using 2:3:4:xtic(1) title "base", "" using 5:6:7 title "series"\n' "$d/$i.dat"
+		done
+		echo 'unset multiplot'
+	} | gnuplot
+	rm -rf "$d"
 done
 
 vm=$(dirname "${img[base]}")
@@ -175,7 +191,7 @@ bloat=$("$wt/scripts/bloat-o-meter" "$vm/vmlinux-base" "$vm/vmlinux-series" || t
 {
 	echo '# make bench: base vs series in a virtme-ng VM (QEMU TCG)'
 	echo
-	echo "Kernels: $(basename "$wt") (base) and $(basename "$wt") + series, configs/vm.config on tinyconfig, x86_64."
+	echo "Kernels: $(basename "$wt") (base) and $(basename "$wt") + series, x86_64, allnoconfig + tinyconfig's fragments + configs/vm.config (merge_config.sh -n)."
 	echo 'TCG figures, not hardware figures: compare within this table only.'
 	echo "Each figure: median of $runs runs (min–max). Produced by \`make bench\` ($(date -u +%Y-%m-%d))."
 	echo
