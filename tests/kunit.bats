@@ -128,3 +128,40 @@ $report
 	[ "${lines[-1]}" = "5 passed, 0 failed" ]
 	[[ "$output" != *"--kunitconfig=$TOP/configs/debug.config"* ]]
 }
+
+@test "KUNIT_KERNEL=dir: kunit.py exec on that kernel, no build; its kernel log read for splats" {
+	V=$BATS_TEST_TMPDIR/vm-debug-kunit
+	mkdir -p "$V/arch/x86/boot"
+	: >"$V/arch/x86/boot/bzImage"
+	echo CONFIG_KUNIT=y >"$V/.config"
+	ok="Testing complete. Ran 5 tests: passed: 5"
+	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_OUT=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+" run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ARGS exec --build_dir=$V --arch=x86_64 --kunitconfig=block/tests --kernel_args kunit.autorun=1 --json="* ]]
+	[[ "$output" == *"--qemu_args -smp 4,sockets=2,cores=2"* ]]
+	[[ "$output" != *"--make_options"* && "$output" != *"--jobs"* ]]
+	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
+	[ "${lines[-1]}" = "5 passed, 0 failed" ]
+	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_OUT=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
+" run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${lines[-1]}" = "5 passed, 1 failed" ]
+}
+
+@test "KUNIT_KERNEL: not x86_64, no bzImage, or no KUnit in it: one error line" {
+	V=$BATS_TEST_TMPDIR/vm
+	mkdir -p "$V/arch/x86/boot"
+	KUNIT_KERNEL=$V run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "$output" = "kunit.sh: error: KUNIT_KERNEL needs ARCH=x86_64 (not um)" ]
+	KUNIT_KERNEL=$V ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "$output" = "kunit.sh: error: KUNIT_KERNEL=$V has no x86_64 bzImage built with CONFIG_KUNIT=y" ]
+	: >"$V/arch/x86/boot/bzImage"
+	echo '# CONFIG_KUNIT is not set' >"$V/.config"
+	KUNIT_KERNEL=$V ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "$output" = "kunit.sh: error: KUNIT_KERNEL=$V has no x86_64 bzImage built with CONFIG_KUNIT=y" ]
+}

@@ -18,9 +18,11 @@
 #   MAINTAINERS-notes), and on mainline the test of 'make send'
 #   (sendcheck.sh).
 #
-# With both bases, the LTS base is fetched, applied and its UML KUnit
-# build warmed in the background (nice) while the mainline checks run, and
-# the mainline x86_64 SMP KUnit runs beside the LTS pass.  Each stage
+# On mainline, KUnit under x86_64 SMP and the short stress boot one kernel:
+# the series' debug guest kernel with the suites built in, built in the
+# background beside the 'make send' test and the LTS pass.  With both
+# bases, the LTS base is fetched, applied and its UML KUnit build warmed
+# in the background (nice) while the mainline checks run.  Each stage
 # prints its duration; the last line is "N passed, N failed", where N
 # counts checks and KUnit cases.
 set -uo pipefail
@@ -126,7 +128,8 @@ x86_smp_result() {
 	fi
 }
 
-x86_pid=
+vm_pid=
+vm_wt=
 stress_base=
 for pass in "${passes[@]}"; do
 b=${pass%%:*}
@@ -231,15 +234,22 @@ if [ "$mode" = full ]; then
 fi
 
 # UML has no SMP (6.12) or runs with one CPU: the completion-routing cases
-# that need a second CPU, a real IPI and a topology with two LLCs run here.
+# that need a second CPU, a real IPI and a topology with two LLCs run under
+# x86_64 SMP.  On mainline that kernel is the series' debug guest kernel
+# with the suites built in (vmkernel.sh: configs/vm.config, debug.config and
+# the tree's block/tests/.kunitconfig, on allnoconfig), the kernel the short
+# stress boots too: one build serves both.  It builds in the background
+# beside the next stages, and kunit.py exec boots it at the end.  On the LTS
+# base, which the guest fragment does not fit, kunit.py builds its own.
 if [ "$mode" = full ] && [ "${ARCH:-um}" = um ]; then
-	if [ "${#passes[@]}" -gt 1 ]; then
-		# Beside the next pass (another tree); its result comes at the end.
-		x86_start=$SECONDS
-		x86_base=$b
-		KUNIT_DEBUG=1 ARCH=x86_64 tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1 &
-		x86_pid=$!
-		info "KUnit x86_64 SMP at the $b tip runs in the background (log: $L/kunit-x86_64.log)"
+	if [ "$b" = mainline ]; then
+		vm_base=$b
+		vm_wt=$wt
+		vm_start=$SECONDS
+		tools/vmkernel.sh series "$BSK_TOP/configs/debug.config" "$wt/block/tests/.kunitconfig" \
+			>"$L/vmkernel.out" 2>"$L/vmkernel.log" &
+		vm_pid=$!
+		info "the series' debug guest kernel with the suites builds in the background (log: $L/vmkernel.log)"
 	else
 		stage "KUnit at the tip, $b (x86_64 SMP under sanitizers: QEMU TCG, 2 sockets x 2 CPUs)"
 		t=$SECONDS
@@ -260,12 +270,20 @@ fi
 
 done
 
-if [ -n "$x86_pid" ]; then
-	stage "KUnit at the tip, $x86_base (x86_64 SMP under sanitizers: QEMU TCG, 2 sockets x 2 CPUs; started in the background)"
+if [ -n "$vm_pid" ]; then
+	stage "KUnit at the tip, $vm_base (x86_64 SMP under sanitizers: the series' debug guest kernel, QEMU TCG, 2 sockets x 2 CPUs)"
 	rc=0
-	wait "$x86_pid" || rc=$?
-	b=$x86_base
-	x86_smp_result "$LOGDIR/$b/kunit-x86_64.log" "$rc" "$x86_start"
+	wait "$vm_pid" || rc=$?
+	b=$vm_base
+	if [ "$rc" -ne 0 ] || [ ! -s "$LOGDIR/$b/vmkernel.out" ]; then
+		tail -n 3 "$LOGDIR/$b/vmkernel.log"
+		record "the series' debug guest kernel with the suites builds ($b)" 1
+	else
+		info "$(tail -n 1 "$LOGDIR/$b/vmkernel.log")"
+		KUNIT_DEBUG=1 ARCH=x86_64 KUNIT_KERNEL=$(dirname "$(cat "$LOGDIR/$b/vmkernel.out")") \
+			tools/kunit.sh "$vm_wt" >"$LOGDIR/$b/kunit-x86_64.log" 2>&1
+		x86_smp_result "$LOGDIR/$b/kunit-x86_64.log" $? "$vm_start"
+	fi
 	stage_end
 fi
 
@@ -276,7 +294,7 @@ fi
 if [ -n "$stress_base" ]; then
 	stage "short stress on the series debug guest kernel ($stress_base)"
 	BASE=$stress_base STRESS_SECONDS=${CHECK_STRESS_SECONDS:-120} STRESS_OUT=$LOGDIR/stress \
-		tools/stress.sh series >"$LOGDIR/stress.log" 2>&1
+		STRESS_FRAGMENTS=${vm_wt:+$vm_wt/block/tests/.kunitconfig} tools/stress.sh series >"$LOGDIR/stress.log" 2>&1
 	kunit_result "$LOGDIR/stress.log" $? "short stress, series kernel ($stress_base)" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$LOGDIR/stress.log"
 	stage_end

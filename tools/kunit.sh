@@ -14,6 +14,10 @@
 #                      is a failure, as is a failed case
 #   KUNIT_BUILD_ONLY=1 build only (kunit.py build), e.g. to warm a build
 #                      dir; the last line is then "built" or an error
+#   KUNIT_KERNEL=dir   ARCH=x86_64: no build; boot the kernel already built
+#                      in dir with the suites in it (kunit.py exec), e.g.
+#                      the debug guest kernel that 'make check' builds with
+#                      configs/debug.config and block/tests/.kunitconfig
 #   BSK_KVM=1          let QEMU use KVM; by default it runs with TCG only
 #                      (tools/qemu-tcg.sh), as KVM hangs guests on machines
 #                      whose /dev/kvm opens without nested virtualization
@@ -52,6 +56,14 @@ name=${BSK_BUILD_NAME:-$(basename "$tree")}
 debug=
 [ "${KUNIT_DEBUG:-0}" = 0 ] || debug=-debug
 build=$BSK_CACHE/build/$name-$arch$debug
+if [ -n "${KUNIT_KERNEL:-}" ]; then
+	[ "$arch" = x86_64 ] || die "KUNIT_KERNEL needs ARCH=x86_64 (not $arch)"
+	if [ ! -f "$KUNIT_KERNEL/arch/x86/boot/bzImage" ] || ! grep -qx 'CONFIG_KUNIT=y' "$KUNIT_KERNEL/.config"; then
+		die "KUNIT_KERNEL=$KUNIT_KERNEL has no x86_64 bzImage built with CONFIG_KUNIT=y"
+	fi
+	[ "${KUNIT_BUILD_ONLY:-0}" = 0 ] || die "KUNIT_KERNEL and KUNIT_BUILD_ONLY exclude each other"
+	build=$(cd "$KUNIT_KERNEL" && pwd)
+fi
 run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-$arch$debug
 need_space 3072 "$BSK_CACHE"
 mkdir -p "$build" "$run"
@@ -73,12 +85,19 @@ if [ "${KUNIT_BUILD_ONLY:-0}" != 0 ]; then
 	echo built
 	exit 0
 fi
-args=(run "${args[@]}" --json="$run/results.json" --timeout=600)
+if [ -n "${KUNIT_KERNEL:-}" ]; then
+	# kunit.py exec reads the kunitconfig only to write none of its own;
+	# kunit.autorun=1, as a kernel on allnoconfig has KUNIT_AUTORUN_ENABLED off.
+	args=(exec --build_dir="$build" --arch="$arch" --kunitconfig=block/tests --kernel_args kunit.autorun=1)
+fi
+[ -n "${KUNIT_KERNEL:-}" ] || args=(run "${args[@]}")
+args+=(--json="$run/results.json" --timeout=600)
 [ ${#qemu[@]} -eq 0 ] || args+=("${qemu[@]}")
 [ -z "${KUNIT_FILTER:-}" ] || args+=("$KUNIT_FILTER")
 
 info "kunit.py ${args[*]} (in $tree)"
 rc=0
+rm -f "$build/test.log"
 (cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") 2>&1 |
 	tee "$run/kunit.log" || rc=$?
 [ ! -f "$build/test.log" ] || cp "$build/test.log" "$run/ktap.log"

@@ -9,6 +9,10 @@
 #
 #   STRESS_SECONDS=300   how long each kernel is stressed
 #   STRESS_OUT=dir       results (default results/stress; committed)
+#   STRESS_FRAGMENTS="f ..."  more config fragments for the series kernel
+#                        ('make check' adds block/tests/.kunitconfig: the
+#                        kernel its KUnit x86_64 run booted; the suites do
+#                        not run again here, kunit.enable=0)
 #
 # Writes STRESS_OUT/summary.json (one object per kernel with the counts
 # scheduler_switches, affinity_flips, depth_changes, cpu_offlines,
@@ -51,13 +55,16 @@ check() { # NAME CONDITION-RC
 
 for k in "${kernels[@]}"; do
 	stage "debug guest kernel: $k"
-	img=$("$BSK_TOP/tools/vmkernel.sh" "$k" "$BSK_TOP/configs/debug.config")
+	frags=("$BSK_TOP/configs/debug.config")
+	# shellcheck disable=SC2206 # a list of paths, split on blanks
+	[ "$k" = base ] || frags+=(${STRESS_FRAGMENTS:-})
+	img=$("$BSK_TOP/tools/vmkernel.sh" "$k" "${frags[@]}")
 	stage_end
 	stage "stress on the $k kernel (${secs}s)"
 	rm -f "$out/$k.json" "$out/$k-dmesg.txt" "$out/$k-fio.txt"
 	(cd "$BSK_TOP" && timeout $((secs + 900)) "$vng" --disable-kvm --cpus 2 --memory 2G \
 		--rwdir "$out" -r "$img" \
-		--append "null_blk.nr_devices=0 scsi_debug.dev_size_mb=128 scsi_debug.max_queue=64 scsi_debug.ndelay=200000" \
+		--append "kunit.enable=0 null_blk.nr_devices=0 scsi_debug.dev_size_mb=128 scsi_debug.max_queue=64 scsi_debug.ndelay=200000" \
 		--exec "sh tools/vm/stress.sh $k $out $secs; reboot -f") 2>&1 |
 		tee "$out/$k-console.log" | grep --line-buffered '^stress: ' || true
 	stage_end

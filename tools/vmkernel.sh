@@ -5,6 +5,8 @@
 # virtme-ng (tinyconfig's fragments + configs/vm.config + FRAGMENTs, on
 # allnoconfig: merge_config.sh -n) at the base or at
 # the tip of the applied series, and print the path of its bzImage.
+# A FRAGMENT may be a .kunitconfig (the series' block/tests/.kunitconfig
+# builds its suites in: 'make check' boots that kernel with kunit.py exec).
 #
 # Both kernels come from one worktree of the base's repository,
 # $BSK_CACHE/work/<tag>-vm (detached; the series worktree is not touched),
@@ -25,8 +27,11 @@ frags=("$BSK_TOP/configs/vm.config")
 suffix=
 for f in "$@"; do
 	[ -f "$f" ] || die "no config fragment $f"
-	frags+=("$f")
-	suffix+=-$(basename "$f" .config)
+	frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
+	# debug.config -> -debug; a tree's block/tests/.kunitconfig -> -kunit
+	n=$(basename "$f" .config)
+	n=${n%.kunitconfig}
+	suffix+=-${n:-kunit}
 done
 
 read -r repo wt base < <("$BSK_TOP/tools/tree.sh") || exit 1
