@@ -73,5 +73,6 @@ mutate:
 
 test-tools:
 	@tools/deps.sh check
-	@shellcheck tools/*.sh tests/*.bash .ci/run
+	@shellcheck tools/*.sh tools/vm/*.sh tests/*.bash .ci/run
+	@shellcheck -S warning tests/*.bats
 	@bats tests/

@@ -63,8 +63,8 @@ EOS
 	printf '.*\n*.o\n\n# Debian packaging\n/*\n!/debian/\n' >"$d/.gitignore"
 	run bash -c ". '$TOP/tools/base.sh'; fix_gitignore '$d'"
 	[ "$status" -eq 0 ]
-	! grep -qx '/\*' "$d/.gitignore"
-	! grep -qx '!/debian/' "$d/.gitignore"
+	run ! grep -qx '/\*' "$d/.gitignore"
+	run ! grep -qx '!/debian/' "$d/.gitignore"
 	grep -qx '\*.o' "$d/.gitignore"
 	mkdir -p "$d/block" && echo x >"$d/block/a.c"
 	git -C "$d" init -q && git -C "$d" add -A

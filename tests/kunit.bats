@@ -79,7 +79,7 @@ EOS
 	[ "$status" -eq 0 ]
 	[ "${lines[-1]}" = built ]
 	grep -q '^ARGS build --build_dir=.*--kunitconfig=block/tests' "$BSK_CACHE"/runs/*/kunit.log
-	! grep -q -- '--json' "$BSK_CACHE"/runs/*/kunit.log
+	run ! grep -q -- '--json' "$BSK_CACHE"/runs/*/kunit.log
 }
 
 @test "x86_64: QEMU gets no KVM unless BSK_KVM=1 (qemu-tcg.sh first on PATH)" {
@@ -164,4 +164,17 @@ BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 	KUNIT_KERNEL=$V ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
 	[ "$output" = "kunit.sh: error: KUNIT_KERNEL=$V has no x86_64 bzImage built with CONFIG_KUNIT=y" ]
+}
+
+@test "UML with two CPUs where the tree's UML has SMP, and only there" {
+	FAKE_KUNIT_OUT="Testing complete. Ran 1 tests: passed: 1" run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"ncpus=2"* ]]
+	[[ "$output" != *"um-smp.kunitconfig"* ]]
+	mkdir -p "$K/arch/um"
+	printf 'config SMP\n\tbool "Symmetric multi-processing support"\n' >"$K/arch/um/Kconfig"
+	FAKE_KUNIT_OUT="Testing complete. Ran 1 tests: passed: 1" run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--kunitconfig=$TOP/kunit/um-smp.kunitconfig"* ]]
+	[[ "$output" == *"--kernel_args ncpus=2 --kernel_args seccomp=on"* ]]
 }

@@ -50,3 +50,53 @@ EOS
 	[ "$status" -eq 1 ]
 	[[ "$output" == *'usage: objcheck.sh bloat-dirs'* ]]
 }
+
+# nfc_kernel: a fake kernel whose make builds a real object with gcc, and
+# whose kconfig targets write a .config with BFQ built in.
+nfc_kernel() {
+	cat >>"$K/Makefile" <<'EOM'
+O ?= .
+tinyconfig defconfig olddefconfig:
+	@mkdir -p $(O) && echo CONFIG_IOSCHED_BFQ=y >$(O)/.config
+%.o: %.c
+	@mkdir -p $(O)/$(dir $@) && $(CC) -O2 -c $< -o $(O)/$@
+EOM
+	mkdir -p "$K/scripts/kconfig"
+	printf '#!/bin/sh\nexit 0\n' >"$K/scripts/kconfig/merge_config.sh"
+	chmod +x "$K/scripts/kconfig/merge_config.sh"
+	printf 'int blk_mq_f(int x)\n{\n\treturn x + 1;\n}\n' >"$K/block/blk-mq.c"
+	git -C "$K" add -A
+	git -C "$K" commit -q -m "an object to compile"
+}
+
+@test "nfc: a change that leaves the code alone passes on every config" {
+	nfc_kernel
+	sed -i '1i /* a comment */' "$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: a comment"
+	run "$TOP/tools/objcheck.sh" nfc "$K" HEAD~ HEAD
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^same code: block/blk-mq.o, ' <<<"$output")" -eq 3 ]
+	[[ "$output" == *'tiny config'*'bench config'*'distro config'* ]]
+	# the tree is back on its branch
+	[ "$(git -C "$K" symbolic-ref --short HEAD)" = master ]
+}
+
+@test "nfc: a change of the code fails and shows it" {
+	nfc_kernel
+	sed -i 's/x + 1/x + 2/' "$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: another constant"
+	NFC_CONFIGS=tiny run "$TOP/tools/objcheck.sh" nfc "$K" HEAD~ HEAD
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'DIFFERENT code: block/blk-mq.o, tiny config'* ]]
+	[[ "$output" == *'0x2(%rdi)'* ]]
+}
+
+@test "nfc: an unknown config is one error line" {
+	nfc_kernel
+	sed -i 's/x + 1/x + 2/' "$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: another constant"
+	NFC_CONFIGS=huge run "$TOP/tools/objcheck.sh" nfc "$K" HEAD~ HEAD
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"error: NFC_CONFIGS: no config 'huge'"* ]]
+}

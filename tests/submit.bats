@@ -60,7 +60,13 @@ setup() {
 @test "send.sh with a SEND_OUT that is not empty: one line, the directory untouched" {
 	mkdir -p "$BATS_TEST_TMPDIR/out"
 	echo mine >"$BATS_TEST_TMPDIR/out/note"
-	SEND_OUT=$BATS_TEST_TMPDIR/out run "$TOP/tools/send.sh"
+	# an identity and a b4 of its own: the check must not depend on the host
+	printf '[user]\n\tname = A Sender\n\temail = sender@example.org\n' >"$BATS_TEST_TMPDIR/gitconfig"
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 0\n' >"$BATS_TEST_TMPDIR/bin/b4"
+	chmod +x "$BATS_TEST_TMPDIR/bin/b4"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/gitconfig GIT_CONFIG_NOSYSTEM=1 \
+		SEND_OUT=$BATS_TEST_TMPDIR/out run "$TOP/tools/send.sh"
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"SEND_OUT="*"is not an empty directory"* ]]

@@ -11,12 +11,10 @@
 #   for every patch in order (checkpatch --strict, KUnit, trailers,
 #   kernel-doc, recipients; in full also x86_64 W=1 builds with BFQ =y, =m
 #   and clang, and sparse: a patch x check table; in the light pass KUnit
-#   at the last patch only and no x86_64 builds), and in full: KUnit under
-#   x86_64 SMP at the tip, bloat-o-meter for every patch that says "No
-#   functional change" on the objects of the per-patch =y build, tests off
-#   (growth must be quoted in its message, or for the LTS series in
-#   MAINTAINERS-notes), and on mainline the test of 'make send'
-#   (sendcheck.sh).
+#   at the last patch only and no x86_64 builds), for every patch that says
+#   "No functional change" the same object code on three configs
+#   (objcheck.sh nfc), and in full: KUnit under x86_64 SMP at the tip, and
+#   on mainline the test of 'make send' (sendcheck.sh).
 #
 # On mainline, KUnit under x86_64 SMP and the short stress boot one kernel:
 # the series' debug guest kernel with the suites built in, built in the
@@ -72,6 +70,11 @@ stage_end
 stage "tools: shellcheck and bats"
 shellcheck "$BSK_TOP"/tools/*.sh "$BSK_TOP"/tools/vm/*.sh "$BSK_TOP"/tests/*.bash "$BSK_TOP"/.ci/run >"$LOGDIR/shellcheck.log" 2>&1
 record "shellcheck tools" $?
+# The bats files too (SC2314: a bare "!" asserts nothing in bats).
+shellcheck -S warning "$BSK_TOP"/tests/*.bats >"$LOGDIR/shellcheck-bats.log" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || cat "$LOGDIR/shellcheck-bats.log"
+record "shellcheck tests/*.bats" "$rc"
 bats --tap "$BSK_TOP/tests" >"$LOGDIR/bats.tap" 2>&1
 rc=$?
 ok=$(grep -c '^ok ' "$LOGDIR/bats.tap")
@@ -203,35 +206,20 @@ PATCHCHECK_LIGHT=$light tools/patchcheck.sh "$wt" "$base" "$SERIES" "$L/patches"
 kunit_result "$L/patchcheck.log" "${PIPESTATUS[0]}" "per-patch checks, $b (table: $L/patches/checks.md)" "$t"
 stage_end
 
-if [ "$mode" = full ]; then
-	stage "bloat-o-meter on patches that claim no functional change ($b)"
-	for i in "${!commits[@]}"; do
-		c=${commits[$i]}
-		git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
-		subj=$(git -C "$wt" log -1 --format=%s "$c")
-		# The objects of the per-patch =y build (tests off), before and after.
-		tools/objcheck.sh bloat-dirs "$wt" "$c^" "$c" "$L/patches/state/y-$i.o" \
-			"$L/patches/state/y-$((i + 1)).o" >"$L/bloat-$c.log" 2>&1
-		rc=$?
-		cat "$L/bloat-$c.log"
-		# Growth passes only when the commit message quotes bloat-o-meter's
-		# summary line exactly as measured here (and so explains it); on
-		# an LTS base a mainline patch keeps its mainline message, so the
-		# LTS figure may be quoted in MAINTAINERS-notes instead.
-		grow=$(grep -m1 '^add/remove: ' "$L/bloat-$c.log")
-		if [ "$rc" -ne 0 ] && grep -q ' grew from ' "$L/bloat-$c.log" && [ -n "$grow" ]; then
-			if git -C "$wt" log -1 --format=%B "$c" | grep -qF -- "$grow"; then
-				info "growth quoted in the commit message: $grow"
-				rc=0
-			elif [ -n "$(series_version "$SERIES")" ] && grep -qF -- "$grow" MAINTAINERS-notes; then
-				info "growth quoted in MAINTAINERS-notes: $grow"
-				rc=0
-			fi
-		fi
-		record "no growth, or growth quoted: $subj ($b)" "$rc"
-	done
-	stage_end
-fi
+# Every patch that says "No functional change": the same object code
+# (objdump -d of every function, addresses aside, and bloat-o-meter), tests
+# off, on the gate's, the bench guest's and a distribution-like config.
+stage "same object code for patches that claim no functional change ($b)"
+for i in "${!commits[@]}"; do
+	c=${commits[$i]}
+	git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
+	subj=$(git -C "$wt" log -1 --format=%s "$c")
+	tools/objcheck.sh nfc "$wt" "$c^" "$c" >"$L/nfc-$c.log" 2>&1
+	rc=$?
+	cat "$L/nfc-$c.log"
+	record "same object code (tiny, bench, distro configs): $subj ($b)" "$rc"
+done
+stage_end
 
 # UML has no SMP (6.12) or runs with one CPU: the completion-routing cases
 # that need a second CPU, a real IPI and a topology with two LLCs run under

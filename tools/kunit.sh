@@ -6,7 +6,8 @@
 # block/tests/.kunitconfig that the series adds (the one source of truth);
 # kunit/$ARCH.kunitconfig adds what a run on that arch needs.
 #
-#   ARCH=um (default) or x86_64 (QEMU, TCG, -smp 4,sockets=2,cores=2: two LLCs)
+#   ARCH=um (default; with two CPUs where the tree's UML has SMP) or x86_64
+#                      (QEMU, TCG, -smp 4,sockets=2,cores=2: two LLCs)
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
 #   KUNIT_DEBUG=1      under the sanitizers of configs/debug.config (KASAN,
 #                      KFENCE, UBSAN, lockdep, ...; own build dir, -debug):
@@ -71,6 +72,13 @@ mkdir -p "$build" "$run"
 args=(--build_dir="$build" --jobs="$(nproc)" --arch="$arch" --kunitconfig=block/tests)
 [ ! -f "$BSK_TOP/kunit/$arch.kunitconfig" ] ||
 	args+=(--kunitconfig="$BSK_TOP/kunit/$arch.kunitconfig")
+# UML with two CPUs where the tree's UML has SMP (7.x; needs its seccomp
+# mode): the completion-routing cases then send real IPIs in every run.
+smp=()
+if [ "$arch" = um ] && grep -qsx 'config SMP' "$tree/arch/um/Kconfig"; then
+	args+=(--kunitconfig="$BSK_TOP/kunit/um-smp.kunitconfig")
+	smp=(--kernel_args ncpus=2 --kernel_args seccomp=on)
+fi
 [ -z "$debug" ] || args+=(--kunitconfig="$BSK_TOP/configs/debug.config")
 if command -v ccache >/dev/null; then
 	cc=gcc
@@ -92,6 +100,7 @@ if [ -n "${KUNIT_KERNEL:-}" ]; then
 fi
 [ -n "${KUNIT_KERNEL:-}" ] || args=(run "${args[@]}")
 args+=(--json="$run/results.json" --timeout=600)
+[ ${#smp[@]} -eq 0 ] || [ -n "${KUNIT_KERNEL:-}" ] || args+=("${smp[@]}")
 [ ${#qemu[@]} -eq 0 ] || args+=("${qemu[@]}")
 [ -z "${KUNIT_FILTER:-}" ] || args+=("$KUNIT_FILTER")
 

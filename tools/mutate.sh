@@ -2,12 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mutate.sh FILE.tsv [TREE] - check that a suite can fail.  Each line of
-# FILE.tsv is "description<TAB>path in the kernel tree<TAB>sed expression";
-# '#' lines are comments.  For each line the expression is applied to the
-# applied tree, the suites run (KUNIT_FILTER narrows them), and the mutation
-# must make at least one case fail.  The file is restored after every run.
-# Prints one line per mutation and exits non-zero if any survived or did
-# not change the file.
+# FILE.tsv is "description<TAB>path in the kernel tree<TAB>sed expression",
+# with an optional fourth field "equivalent: why" for a mutation that
+# changes no behaviour; '#' lines are comments.  For each line the
+# expression is applied to the applied tree, the kernel is built, and the
+# suites run (KUNIT_FILTER narrows them).  One line per mutation:
+#
+#   killed      a case failed: the suites see the change
+#   SURVIVED    every case passed: a behaviour without a test
+#   BROKEN      the mutant does not build: it shows nothing (not a kill)
+#   equivalent  every case passed, and the list says why nothing changed
+#   NOMATCH     the expression changed nothing; NOFILE: no such file
+#
+# The file is restored after every mutant, and on any exit (Ctrl-C too).
+# Ends with "LIST: N killed, N survived, N broken, N equivalent" and exits
+# non-zero if any survived, was broken or did not apply.
 #
 # mutate.sh (no FILE) - every list: kunit/mutations/*.tsv, where for the
 # series of BASE=lts kunit/mutations/<version>/X.tsv replaces X.tsv, then
@@ -20,11 +29,13 @@ if [ $# -eq 0 ]; then
 	v=$(series_version "$(bsk_series)")
 	rc=0
 	for f in "$BSK_TOP"/kunit/mutations/*.tsv; do
+		[ -e "$f" ] || continue
 		[ -z "$v" ] || [ ! -f "$BSK_TOP/kunit/mutations/$v/${f##*/}" ] ||
 			f=$BSK_TOP/kunit/mutations/$v/${f##*/}
 		"$0" "$f" || rc=1
 	done
 	for f in "$BSK_TOP"/kunit/mutations/x86_64/*.tsv; do
+		[ -e "$f" ] || continue
 		ARCH=x86_64 "$0" "$f" || rc=1
 	done
 	exit "$rc"
@@ -41,24 +52,51 @@ fi
 	die "$tree has uncommitted changes; mutations need a clean tree"
 
 killed=0
+survived=0
+broken=0
+equiv=0
 bad=0
-while IFS=$'\t' read -r desc file expr; do
+mutated=
+# shellcheck disable=SC2317 # called from the traps
+restore() {
+	[ -z "$mutated" ] || git -C "$tree" checkout -q -- "$mutated"
+	mutated=
+}
+trap restore EXIT
+trap 'restore; exit 130' INT TERM
+while IFS=$'\t' read -r desc file expr why; do
 	case $desc in ''|'#'*) continue ;; esac
 	f=$tree/$file
-	[ -f "$f" ] || { printf 'NOFILE    %s (%s)\n' "$desc" "$file"; bad=$((bad + 1)); continue; }
+	[ -f "$f" ] || { printf 'NOFILE      %s (%s)\n' "$desc" "$file"; bad=$((bad + 1)); continue; }
+	mutated=$file
 	sed -i -e "$expr" "$f"
 	if git -C "$tree" diff --quiet -- "$file"; then
-		printf 'NOMATCH   %s\n' "$desc"
+		printf 'NOMATCH     %s\n' "$desc"
 		bad=$((bad + 1))
+		restore
 		continue
 	fi
-	out=$("$BSK_TOP/tools/kunit.sh" "$tree" 2>&1)
-	git -C "$tree" checkout -q -- "$file"
+	if ! KUNIT_BUILD_ONLY=1 "$BSK_TOP/tools/kunit.sh" "$tree" </dev/null >/dev/null 2>&1; then
+		restore
+		printf 'BROKEN      %s (does not build)\n' "$desc"
+		broken=$((broken + 1))
+		continue
+	fi
+	out=$("$BSK_TOP/tools/kunit.sh" "$tree" </dev/null 2>&1)
+	restore
 	last=$(tail -n 1 <<<"$out")
 	case $last in
-	*" passed, 0 failed") printf 'SURVIVED  %s (%s)\n' "$desc" "$last"; bad=$((bad + 1)) ;;
-	*) printf 'killed    %s (%s)\n' "$desc" "$last"; killed=$((killed + 1)) ;;
+	*" passed, 0 failed")
+		if [ -n "$why" ]; then
+			printf 'equivalent  %s (%s; %s)\n' "$desc" "$last" "${why#equivalent: }"
+			equiv=$((equiv + 1))
+		else
+			printf 'SURVIVED    %s (%s)\n' "$desc" "$last"
+			survived=$((survived + 1))
+		fi ;;
+	*) printf 'killed      %s (%s)\n' "$desc" "$last"; killed=$((killed + 1)) ;;
 	esac
 done <"$list"
-printf '%s: %d killed, %d survived or did not apply\n' "$(basename "$list")" "$killed" "$bad"
-[ "$bad" -eq 0 ]
+printf '%s: %d killed, %d survived, %d broken, %d equivalent\n' "$(basename "$list")" \
+	"$killed" "$survived" "$broken" "$equiv"
+[ $((survived + broken + bad)) -eq 0 ]

@@ -13,6 +13,19 @@
 #                                (buildcheck.sh y keeps them; make check
 #                                takes them from there)
 #
+#   objcheck.sh nfc TREE A B     the object code of A..B's objects is
+#                                the same: objdump -d of every function,
+#                                addresses aside, and bloat-o-meter, tests
+#                                off, on three configs (NFC_CONFIGS):
+#                                tiny     the gate's: tinyconfig +
+#                                         x86_64-block (-Os)
+#                                bench    the bench guest's: tinyconfig's
+#                                         recipe + configs/vm.config (-O2)
+#                                distro   defconfig + x86_64-block (-O2),
+#                                         the way distributions build
+#                                Only the objects are compiled, no vmlinux.
+#                                Fails on any difference, and shows it.
+#
 # (Warnings, sparse included, are patchcheck.sh's and buildcheck.sh's.)
 #
 # TREE is a clean git worktree; it is left at the commit it was on.
@@ -27,10 +40,10 @@ b=${4:-}
 adir=${5:-}
 bdir=${6:-}
 case $mode in
-bloat) { [ -d "$tree" ] && [ -n "$b" ]; } || die "usage: objcheck.sh bloat TREE A B" ;;
+bloat|nfc) { [ -d "$tree" ] && [ -n "$b" ]; } || die "usage: objcheck.sh $mode TREE A B" ;;
 bloat-dirs) { [ -d "$tree" ] && [ -d "$adir" ] && [ -d "$bdir" ]; } ||
 	die "usage: objcheck.sh bloat-dirs TREE A B ADIR BDIR" ;;
-*) die "usage: objcheck.sh bloat TREE A B | bloat-dirs TREE A B ADIR BDIR" ;;
+*) die "usage: objcheck.sh bloat|nfc TREE A B | bloat-dirs TREE A B ADIR BDIR" ;;
 esac
 [ "$mode" = bloat-dirs ] || [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	die "$tree has uncommitted changes"
@@ -47,16 +60,42 @@ kmake() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 CC="$cc" -j"$(nproc)" "$@"
 }
 
-frags=("$BSK_TOP/configs/x86_64-block.config" "$BSK_TOP/configs/kunit-off.config")
+cfg=$BSK_TOP/configs
+frags=("$cfg/x86_64-block.config" "$cfg/kunit-off.config")
 
-# tinyconfig only for a new build dir (regenerating it makes kbuild
-# rebuild every object), then the fragment merged onto the .config.
+# configure [tiny|bench|distro]: the build dir $out for that config.  Its
+# base config is made only for a new build dir (regenerating it makes
+# kbuild rebuild every object); the fragments are merged onto it.
 configure() {
-	[ -f "$out/.config" ] || kmake tinyconfig >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null 2>&1
+	local kind=${1:-tiny}
+	case $kind in
+	tiny)
+		[ -f "$out/.config" ] || kmake tinyconfig >/dev/null
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null 2>&1
+		;;
+	distro)
+		[ -f "$out/.config" ] || kmake defconfig >/dev/null
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null 2>&1
+		;;
+	bench)
+		# tools/vmkernel.sh's recipe, tests off
+		(cd "$tree" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" \
+			kernel/configs/tiny-base.config kernel/configs/tiny.config \
+			arch/x86/configs/tiny.config "$cfg/vm.config" "$cfg/kunit-off.config") >/dev/null 2>&1
+		;;
+	esac
 	kmake olddefconfig >/dev/null
 	grep -qx 'CONFIG_IOSCHED_BFQ=y' "$out/.config" ||
-		die "$out/.config lost CONFIG_IOSCHED_BFQ=y; check configs/x86_64-block.config"
+		die "$out/.config ($kind) lost CONFIG_IOSCHED_BFQ=y; check the configs/ fragments"
+	! grep -q '^CONFIG_KUNIT=y' "$out/.config" || die "$out/.config ($kind) has KUnit on"
+}
+
+# disasm OBJ: objdump -d with the addresses out, so that code moved
+# within the object compares equal; one "<function>:" line per function.
+disasm() {
+	objdump -d --no-show-raw-insn "$1" | sed -E -n '/^Disassembly/,$p' |
+		sed -E -e '/^Disassembly/d' -e 's/^[0-9a-f]+ (<[^>]*>:)$/\1/' \
+			-e 's/^ *[0-9a-f]+:[[:space:]]*//' -e 's/[0-9a-f]+ (<[^>]*>)/\1/g'
 }
 
 # Objects built from the .c files A..B touches (tests are #included).
@@ -65,6 +104,53 @@ mapfile -t objs < <(git -C "$tree" diff --name-only "$a" "$b" -- '*.c' |
 if [ ${#objs[@]} -eq 0 ]; then
 	info "no compiled .c file changes between $a and $b"
 	exit 0
+fi
+
+# nfc: per config, both sides compiled in a build dir of that config, then
+# every function's code and the sizes compared.
+if [ "$mode" = nfc ]; then
+	orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2317 # called from the trap
+	restore() { git -C "$tree" checkout -q "$orig"; }
+	trap 'restore; rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT TERM
+	need_space 3072 "$BSK_CACHE"
+	rc=0
+	for kind in ${NFC_CONFIGS:-tiny bench distro}; do
+		case $kind in tiny|bench|distro) ;; *) die "NFC_CONFIGS: no config '$kind' (tiny, bench, distro)" ;; esac
+		out=$BSK_CACHE/build/$name-x86_64-nfc-$kind
+		mkdir -p "$out"
+		for side in a b; do
+			git -C "$tree" checkout -q --detach "${!side}"
+			configure "$kind"
+			for o in "${objs[@]}"; do
+				[ -f "$tree/${o%.o}.c" ] || continue
+				kmake "$o" || die "$o does not build ($kind config, $(git -C "$tree" log -1 --format=%h "${!side}"))"
+				mkdir -p "$(dirname "$tmp/$kind/$side/$o")"
+				cp "$out/$o" "$tmp/$kind/$side/$o"
+			done
+		done
+		for o in "${objs[@]}"; do
+			if [ ! -f "$tmp/$kind/a/$o" ] || [ ! -f "$tmp/$kind/b/$o" ]; then
+				[ -f "$tmp/$kind/a/$o" ] || [ -f "$tmp/$kind/b/$o" ] && die "$o was built on one side only ($kind)"
+				continue
+			fi
+			"$tree/scripts/bloat-o-meter" "$tmp/$kind/a/$o" "$tmp/$kind/b/$o" >"$tmp/bloat"
+			disasm "$tmp/$kind/a/$o" >"$tmp/a.s"
+			disasm "$tmp/$kind/b/$o" >"$tmp/b.s"
+			if cmp -s "$tmp/a.s" "$tmp/b.s"; then
+				printf 'same code: %s, %s config (%d functions; %s)\n' "$o" "$kind" \
+					"$(grep -c '^<.*>:$' "$tmp/a.s")" "$(grep -m1 '^add/remove' "$tmp/bloat")"
+			else
+				printf 'DIFFERENT code: %s, %s config; functions that differ:\n' "$o" "$kind"
+				diff "$tmp/a.s" "$tmp/b.s" | head -n 40 || true
+				grep -A3 '^Function' "$tmp/bloat" || true
+				rc=1
+			fi
+		done
+	done
+	exit "$rc"
 fi
 
 tmp=$(mktemp -d)

@@ -1,0 +1,74 @@
+#!/usr/bin/env bats
+# mutate.sh on a fake kernel tree with a fake kunit.sh: killed, SURVIVED,
+# BROKEN (does not build: not a kill) and equivalent are told apart, and
+# the mutated file is restored after every mutant.
+
+load helper
+
+setup() {
+	common_setup
+	K=$BATS_TEST_TMPDIR/linux
+	fake_kernel "$K"
+	# A BSK_TOP whose tools/kunit.sh is fake: it fails to build when the
+	# file says BROKEN, fails a case when it says KILL, passes otherwise.
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F/tools"
+	cat >"$F/tools/kunit.sh" <<'EOS'
+#!/bin/sh
+f=$1/block/bfq-iosched.c
+if grep -q BROKEN "$f"; then echo "kunit.py build failed" >&2; exit 1; fi
+if [ "${KUNIT_BUILD_ONLY:-0}" != 0 ]; then echo built; exit 0; fi
+if grep -q KILL "$f"; then echo "1 passed, 1 failed"; exit 1; fi
+echo "2 passed, 0 failed"
+EOS
+	chmod +x "$F/tools/kunit.sh"
+	L=$BATS_TEST_TMPDIR/list.tsv
+}
+
+@test "mutate: killed, survived, broken and equivalent are counted apart" {
+	printf '# a comment\n' >"$L"
+	printf 'a kill\tblock/bfq-iosched.c\ts/^line 1$/KILL/\n' >>"$L"
+	printf 'a survivor\tblock/bfq-iosched.c\ts/^line 2$/line two/\n' >>"$L"
+	printf 'a broken one\tblock/bfq-iosched.c\ts/^line 3$/BROKEN KILL/\n' >>"$L"
+	printf 'an equivalent\tblock/bfq-iosched.c\ts/^line 4$/line four/\tequivalent: same\n' >>"$L"
+	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "killed      a kill (1 passed, 1 failed)" ]]
+	[[ "${lines[1]}" == "SURVIVED    a survivor (2 passed, 0 failed)" ]]
+	[[ "${lines[2]}" == "BROKEN      a broken one (does not build)" ]]
+	[[ "${lines[3]}" == "equivalent  an equivalent (2 passed, 0 failed; same)" ]]
+	[ "${lines[4]}" = "list.tsv: 1 killed, 1 survived, 1 broken, 1 equivalent" ]
+	# every mutant was undone
+	run git -C "$K" status --porcelain
+	[ -z "$output" ]
+}
+
+@test "mutate: only kills and equivalents: success" {
+	printf 'a kill\tblock/bfq-iosched.c\ts/^line 1$/KILL/\n' >"$L"
+	printf 'an equivalent\tblock/bfq-iosched.c\ts/^line 4$/x/\tequivalent: same\n' >>"$L"
+	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "list.tsv: 1 killed, 0 survived, 0 broken, 1 equivalent" ]
+}
+
+@test "mutate: an expression that changes nothing is a failure, not a kill" {
+	printf 'no match\tblock/bfq-iosched.c\ts/^nothing here$/KILL/\n' >"$L"
+	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "NOMATCH     no match" ]
+}
+
+@test "mutate: the file is restored when the run is interrupted" {
+	cat >"$F/tools/kunit.sh" <<'EOS'
+#!/bin/sh
+# the test run (not the build) is where Ctrl-C or a CI timeout lands
+[ "${KUNIT_BUILD_ONLY:-0}" != 0 ] || pkill -TERM -f "tools/mutate.sh $MUTATE_LIST"
+sleep 1
+echo "2 passed, 0 failed"
+EOS
+	printf 'a kill\tblock/bfq-iosched.c\ts/^line 1$/KILL/\n' >"$L"
+	MUTATE_LIST=$L BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
+	[ "$status" -eq 130 ]
+	run git -C "$K" status --porcelain
+	[ -z "$output" ]
+}
