@@ -54,7 +54,7 @@ if [ -n "$ver" ]; then
 	done
 fi
 # Orphans: patch files beside the series files (series, series-*) that
-# none of them lists (patches/rfc/ holds patches kept out of the series).
+# none of them lists.
 mapfile -t all < <(for s in "$(dirname "$SERIES")"/series "$(dirname "$SERIES")"/series-*; do
 	[ ! -f "$s" ] || series_patches "$s"
 done)
@@ -62,7 +62,7 @@ while IFS= read -r f; do
 	n=${f#"$PATCHDIR"/}
 	printf '%s\n' "${all[@]}" | grep -qxF "$n" ||
 		problem "$n is in $PATCHDIR but not listed in any series file"
-done < <(find "$PATCHDIR" -maxdepth 2 -path "$PATCHDIR/rfc" -prune -o -type f -name '*.patch' -print | sort)
+done < <(find "$PATCHDIR" -maxdepth 2 -type f -name '*.patch' | sort)
 [ -f "$PATCHDIR/cover-letter" ] || problem "no cover letter at $PATCHDIR/cover-letter"
 [ "$bad" -eq 0 ] || exit 1
 info "$SERIES: ${#listed[@]} patches, consistent"
