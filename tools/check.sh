@@ -221,9 +221,9 @@ for i in "${!commits[@]}"; do
 done
 stage_end
 
-# UML has no SMP (6.12) or runs with one CPU: the completion-routing cases
-# that need a second CPU, a real IPI and a topology with two LLCs run under
-# x86_64 SMP.  On mainline that kernel is the series' debug guest kernel
+# UML runs the suites with two CPUs on 7.x and with one on 6.12 (no UML
+# SMP there); x86_64 SMP adds a real two-LLC topology and the sanitizers,
+# and there no case may skip.  On mainline that kernel is the series' debug guest kernel
 # with the suites built in (vmkernel.sh: configs/vm.config, debug.config and
 # the tree's block/tests/.kunitconfig, on allnoconfig), the kernel the short
 # stress boots too: one build serves both.  It builds in the background
