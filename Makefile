@@ -5,7 +5,8 @@
 #
 #   make              dependencies -> base -> apply the series -> KUnit
 #   make check        the full gate (tools/check.sh)
-#   make send         b4 dry run: the mails in SEND_OUT, nothing is sent
+#   make send         b4 dry run: the fixes and for-next threads in SEND_OUT,
+#                     from you (git's user.name/email or FROM=); never sends
 #   make bench        the seeds' scenarios in a VM, base vs series kernel
 #   make stress       faults, hotplug, switching on debug kernels in a VM
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
@@ -19,13 +20,17 @@
 #                       (default ~/.cache/blk-sched-kunit)
 #   SEND_OUT=dir        make send: where the mails go
 #                       (default results/outgoing/<base>-v<N>, not committed)
+#   FROM='Name <addr>'  make send: the sender, instead of git's identity
 #   S=S1 RUNS=3         make bench: scenarios and runs per figure
+#   ICOUNT=1            make bench: instructions per I/O under QEMU icount
+#                       instead (deterministic; ICOUNT_PROFILE=1 adds where
+#                       bfq spends them)
 #   STRESS_SECONDS=300  make stress: how long each kernel is stressed
 #   KUNIT_DEBUG=1       make kunit: under the sanitizers of configs/debug.config
 
 BASE ?=
 ARCH ?= um
-export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT S RUNS BENCH_OUT STRESS_SECONDS STRESS_OUT KUNIT_DEBUG CHECK_STRESS_SECONDS
+export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_DEBUG CHECK_STRESS_SECONDS
 
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
 

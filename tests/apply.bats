@@ -66,7 +66,21 @@ setup() {
 	[ "$(tail -n 1 "$T/series")" = "block-third-change.patch" ]
 	[ -f "$T/patches/block-third-change.patch" ]
 	[ "$(head -n 1 "$T/series")" = "# test series" ]
-	[ -f "$T/patches/cover-letter" ]
+	# the thread markers stay before the patches they began
+	[ "$(grep -A1 '^# thread' "$T/series" | grep -v '^--')" = "$(printf '%s\n' '# thread fixes: the fix' \
+		block-bfq-first-change.patch '# thread for-next: the rest' block-bfq-second-change.patch)" ]
+	[ -f "$T/patches/cover-letter-fixes" ]
+	[ -f "$T/patches/cover-letter-for-next" ]
+}
+
+@test "lint-series: a thread without its cover letter, or in two places, is reported" {
+	rm "$T/patches/cover-letter-for-next"
+	echo '# thread fixes: again' >>"$T/series"
+	echo block-bfq-first-change.patch >>"$T/series"
+	run "$TOP/tools/lint-series.sh" "$T/series"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no cover letter for thread for-next"* ]]
+	[[ "$output" == *"thread fixes is in two places"* ]]
 }
 
 @test "refresh refuses while patches/ has uncommitted edits" {

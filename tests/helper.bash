@@ -47,12 +47,17 @@ fake_series() {
 		commit -q -a -s -m "block, bfq: second change" -m "Why and what."
 	git -C "$k" -c core.abbrev=12 format-patch -q --zero-commit --no-signature -N -o "$t/patches" v7.3.4..scratch
 	printf '# test series\n' >"$t/series"
+	# two threads: the first patch, then the second
+	th=("# thread fixes: the fix" "# thread for-next: the rest")
+	i=0
 	for f in "$t"/patches/*.patch; do
 		n=$(basename "$f")
 		mv "$f" "$t/patches/${n#[0-9][0-9][0-9][0-9]-}"
-		printf '%s\n' "${n#[0-9][0-9][0-9][0-9]-}" >>"$t/series"
+		printf '%s\n%s\n' "${th[i]}" "${n#[0-9][0-9][0-9][0-9]-}" >>"$t/series"
+		i=$((i + 1))
 	done
-	printf 'block: test series\n\nCover letter.\n' >"$t/patches/cover-letter"
+	printf 'block: test fix\n\nCover letter.\n' >"$t/patches/cover-letter-fixes"
+	printf 'block: test series\n\nCover letter.\n' >"$t/patches/cover-letter-for-next"
 	git -C "$k" checkout -q master
 	git -C "$k" branch -q -D scratch
 }

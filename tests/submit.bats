@@ -53,7 +53,32 @@ setup() {
 		run "$TOP/tools/send.sh"
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "send.sh: error: no git identity"* ]]
+	[[ "$output" == "send.sh: error: no sender: "* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "send.sh with FROM that is not 'Name <address>': one line, nothing written" {
+	FROM='just-an-address@example.org' SEND_OUT=$BATS_TEST_TMPDIR/out run "$TOP/tools/send.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "send.sh: error: FROM='just-an-address@example.org' is not 'Your Name <you@example.org>'" ]]
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "send.sh refuses an .invalid sender, the placeholder of patches/ included" {
+	FROM='blk-sched-kunit maintainers <maintainers@blk-sched-kunit.invalid>' SEND_OUT=$BATS_TEST_TMPDIR/out \
+		run "$TOP/tools/send.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "send.sh: error: maintainers@blk-sched-kunit.invalid is not an address the list can reach"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "send.sh with BASE=lts: one line, the LTS series is not sent" {
+	BASE=lts FROM='A Sender <sender@example.org>' SEND_OUT=$BATS_TEST_TMPDIR/out run "$TOP/tools/send.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "send.sh: error: series-6.12 is not sent"* ]]
 	[ ! -e "$BATS_TEST_TMPDIR/out" ]
 }
 

@@ -249,7 +249,7 @@ fi
 
 if [ "$mode" = full ] && [ "$b" = mainline ]; then
 	stress_base=$b
-	stage "make send, dry run: mails, git am, cover letter, range-diff"
+	stage "make send, dry run: two threads from the sender, git am, v1 then v2 with one change-id"
 	tools/sendcheck.sh >"$L/sendcheck.log" 2>&1
 	kunit_result "$L/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$L/sendcheck.log"

@@ -66,6 +66,15 @@ series_patches() {
 		grep -v '^$' || true
 }
 
+# "thread patch" per patch of a series file, in order: the patches after a
+# "# thread NAME: ..." comment go to the list as thread NAME, with
+# patches/cover-letter-NAME ("series" before any such line).
+series_threads() {
+	awk '/^#[[:space:]]*thread[[:space:]]+[a-z0-9-]+:/ {
+		t = $0; sub(/^#[[:space:]]*thread[[:space:]]+/, "", t); sub(/:.*/, "", t); next }
+	{ sub(/#.*/, "") } NF { print (t == "" ? "series" : t), $1 }' "$1"
+}
+
 # Need at least $1 MiB free under directory $2 (or its nearest existing parent).
 need_space() {
 	local mib=$1 dir=$2 avail

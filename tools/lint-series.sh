@@ -4,7 +4,9 @@
 # lint-series.sh [SERIES] - is SERIES consistent with patches/?  Every listed
 # patch exists and is listed once, no patch file is left out (of all the
 # series files), each patch is a git format-patch mail from the role identity
-# with a Signed-off-by from it and a diff, and the cover letter is there.
+# (a placeholder: make send puts the sender there) with a Signed-off-by
+# from it and a diff; each "# thread" of the mainline series is one
+# stretch of it and has its cover letter.
 # For an LTS series (series-<V>), each patch in patches/<V>/ carries a note
 # below "---" and is not a copy of its mainline patch.  One line per problem;
 # exits non-zero if there is any.
@@ -63,6 +65,15 @@ while IFS= read -r f; do
 	printf '%s\n' "${all[@]}" | grep -qxF "$n" ||
 		problem "$n is in $PATCHDIR but not listed in any series file"
 done < <(find "$PATCHDIR" -maxdepth 2 -type f -name '*.patch' | sort)
-[ -f "$PATCHDIR/cover-letter" ] || problem "no cover letter at $PATCHDIR/cover-letter"
+# Each thread that make send writes has its cover letter (the LTS series
+# is not sent).
+if [ -z "$ver" ]; then
+	for t in $(series_threads "$SERIES" | cut -d' ' -f1 | uniq | sort | uniq -d); do
+		problem "thread $t is in two places of $SERIES: a thread is one stretch of patches"
+	done
+	for t in $(series_threads "$SERIES" | cut -d' ' -f1 | uniq); do
+		[ -f "$PATCHDIR/cover-letter-$t" ] || problem "no cover letter for thread $t at $PATCHDIR/cover-letter-$t"
+	done
+fi
 [ "$bad" -eq 0 ] || exit 1
 info "$SERIES: ${#listed[@]} patches, consistent"

@@ -3,8 +3,9 @@
 #
 # refresh.sh [SERIES] - export the applied branch back into patches/ and
 # SERIES with git format-patch: one mail per commit, named after its subject
-# (no numbers: the order lives in SERIES).  The series' leading comment block
-# and the cover letter are kept.  Refuses while patches/ or SERIES has
+# (no numbers: the order lives in SERIES).  The series' comment lines (the
+# leading block, the "# thread" markers) stay before the N-th patch they
+# preceded, and the cover letters are kept.  Refuses while patches/ or SERIES has
 # uncommitted edits, so nothing of the user's is overwritten.
 #
 # For an LTS series (series-<V>, BASE=lts) a commit that is the mainline
@@ -67,19 +68,33 @@ if [ -f "$SERIES" ]; then
 		[ -z "$ver" ] || [ "${old%%/*}" = "$ver" ] || continue
 		case " ${names[*]-} " in *" $old "*) ;; *) rm -f "$PATCHDIR/$old" ;; esac
 	done < <(series_patches "$SERIES")
-	# the comment block before the first patch name
-	sed -n '/^[^#[:space:]]/q; p' "$SERIES" >"$tmp/series"
+	# The comment lines before each patch name stay before the patch in
+	# the same place (the leading block, the "# thread NAME:" markers).
+	k=0
+	pre=("")
+	while IFS= read -r l || [ -n "$l" ]; do
+		if [[ $l =~ ^[[:space:]]*(#|$) ]]; then
+			pre[k]+=$l$'\n'
+		else
+			k=$((k + 1))
+			pre[k]=
+		fi
+	done <"$SERIES"
 else
-	: >"$tmp/series"
+	pre=("")
 fi
+: >"$tmp/series"
 mkdir -p "$PATCHDIR"
+k=0
 for n in "${names[@]}"; do
 	if [ -f "$tmp/$n.new" ]; then
 		mkdir -p "$PATCHDIR/$(dirname "$n")"
 		mv "$tmp/$n.new" "$PATCHDIR/$n"
 	fi
-	printf '%s\n' "$n" >>"$tmp/series"
+	printf '%s%s\n' "${pre[k]-}" "$n" >>"$tmp/series"
+	k=$((k + 1))
 done
+for ((; k < ${#pre[@]}; k++)); do printf '%s' "${pre[k]}" >>"$tmp/series"; done
 mv "$tmp/series" "$SERIES"
 # What is exported may be re-applied by apply.sh without losing anything;
 # the next apply re-applies from the new files.

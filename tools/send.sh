@@ -1,44 +1,80 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# send.sh - prepare the series for the list with b4, as a dry run: it
-# writes one mail per patch plus the cover letter and never sends.
+# send.sh - prepare the series for the list with b4, as a dry run: one
+# thread per "# thread NAME:" section of `series` (the fixes first, then
+# for-next), each written as mails with its own cover letter; never sends.
 #
-#   1. applies the series (apply.sh) and copies the branch to b4/<branch>
-#      in a worktree of its own in the cache;
-#   2. adds the sender's Signed-off-by (git config user.name/user.email)
-#      after the existing trailers of every patch;
-#   3. b4 prep -e <base tag> --force-revision N, N being the newest
-#      revision in MAINTAINERS-notes' revision log;
-#   4. the cover letter: patches/cover-letter, then the base version, the
-#      changelog of each revision from MAINTAINERS-notes and, when revision
-#      N-1 is tagged (sent/<name>-vN-1, as b4 send or b4 prep --manual-reroll
-#      leave it), the range-diff of b4 prep --compare-to;
-#   5. b4 prep -c (To/Cc from get_maintainer.pl), then b4 send -o SEND_OUT.
+# For each thread, in the order of `series`:
+#   1. its b4 branch b4/<name>-<thread>, kept from one run to the next in
+#      the cache's kernel repository: the branch is set back to the
+#      thread's fork point (the base, or the tip of the thread before it),
+#      its b4 cover commit (change-id, revision, history of sent
+#      revisions) is replayed, then the thread's patches;
+#   2. each patch with the sender as author and Signed-off-by: the
+#      placeholder identity of patches/ is replaced, nothing else;
+#   3. b4 prep --force-revision N, N being the newest revision in
+#      MAINTAINERS-notes' revision log (or REV);
+#   4. the cover letter: patches/cover-letter-<thread>, the base, the
+#      thread it applies after, the thread's part of each revision's
+#      changelog and, when revision N-1 was recorded (b4 prep
+#      --manual-reroll or b4 send tag it sent/<name>-<thread>-vN-1), the
+#      range-diff of b4 prep --compare-to vN-1;
+#   5. b4 prep -c (To/Cc from get_maintainer.pl, plus the cover letter's
+#      own Cc: trailers), then b4 send -o SEND_OUT/<i>-<thread>.
 #
-#   SEND_OUT=dir   where the mails go (default results/outgoing/<tag>-vN,
-#                  not committed); must be empty or new
-#   REV=N          revision number instead of the revision log's
-#   BSK_SEND_NAME  b4 series name (default the series branch name)
+#   FROM='Name <addr>'  the sender (default: git config user.name/email)
+#   SEND_OUT=dir        where the mails go (default results/outgoing/<tag>-vN,
+#                       not committed); must be empty or new
+#   REV=N               revision number instead of the revision log's
+#   BSK_SEND_NAME       b4 series name (default the series branch name)
 #
-# Mail them yourself afterwards (git send-email SEND_OUT/*, or b4 send
-# from the b4/ branch), then record the revision: b4 prep --manual-reroll.
+# Prints SEND_OUT.  Mail each thread yourself (git send-email
+# SEND_OUT/1-fixes/*.eml, ...), then record it in its b4 worktree:
+# b4 prep --manual-reroll <message-id of its cover letter> (README.md,
+# "Send a revision").
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-name=$(git config user.name || true)
-email=$(git config user.email || true)
-{ [ -n "$name" ] && [ -n "$email" ]; } ||
-	die "no git identity to sign the patches with: run git config --global user.name 'Your Name' and git config --global user.email you@example.org"
+# The sender: FROM, or git's identity.
+if [ -n "${FROM:-}" ]; then
+	[[ $FROM =~ ^([^\<\>]*[^\<\>[:space:]])[[:space:]]*\<([^\<\>[:space:]]+@[^\<\>[:space:]]+)\>$ ]] ||
+		die "FROM='$FROM' is not 'Your Name <you@example.org>'"
+	name=${BASH_REMATCH[1]}
+	email=${BASH_REMATCH[2]}
+else
+	name=$(git config user.name || true)
+	email=$(git config user.email || true)
+	{ [ -n "$name" ] && [ -n "$email" ]; } ||
+		die "no sender: run git config --global user.name 'Your Name'; git config --global user.email you@example.org (or set FROM='Your Name <you@example.org>')"
+fi
+case ${email,,} in
+*.invalid | *@localhost | *.localdomain)
+	die "$email is not an address the list can reach: the mails need your own as author and Signed-off-by (FROM='Your Name <you@example.org>')" ;;
+esac
+[ "${BASE:-mainline}" != lts ] ||
+	die "series-$BSK_LTS_SERIES is not sent (MAINTAINERS-notes, \"Stable\"); make send posts the mainline series"
 command -v b4 >/dev/null || die "b4 not found; run: apt-get install b4"
 notes=$BSK_TOP/MAINTAINERS-notes
-cover_src=$BSK_TOP/patches/cover-letter
-[ -f "$cover_src" ] || die "no cover letter: $cover_src"
+series=$(bsk_series)
 
 rev=${REV:-$(sed -n 's/^v\([0-9][0-9]*\) (.*/\1/p' "$notes" 2>/dev/null | sort -n | tail -n 1)}
 [[ ${rev:-} =~ ^[1-9][0-9]*$ ]] ||
 	die "no revision: MAINTAINERS-notes' revision log has no 'vN (date, ...)' line (or set REV=N)"
+
+# The threads of the series file: "thread patch" per patch, in order.
+mapfile -t tp < <(series_threads "$series")
+[ "${#tp[@]}" -gt 0 ] || die "$series lists no patch"
+threads=()
+for l in "${tp[@]}"; do
+	t=${l%% *}
+	case " ${threads[*]} " in *" $t "*) ;; *) threads+=("$t") ;; esac
+	[ -f "$BSK_TOP/patches/cover-letter-$t" ] || die "no cover letter for thread $t: patches/cover-letter-$t"
+done
+
+[ "$(printf '%s\n' "${tp[@]%% *}" | uniq | sort | uniq -d)" = "" ] ||
+	die "a thread is in two places of $series (tools/lint-series.sh)"
 
 if [ -n "${SEND_OUT:-}" ] && [ -e "$SEND_OUT" ] && { [ ! -d "$SEND_OUT" ] || [ -n "$(ls -A "$SEND_OUT")" ]; }; then
 	die "SEND_OUT=$SEND_OUT is not an empty directory; remove it or choose another"
@@ -49,66 +85,135 @@ read -r repo wt base < <("$BSK_TOP/tools/tree.sh")
 tag=$(basename "$wt")
 sname=${BSK_SEND_NAME:-$BSK_BRANCH}
 out=${SEND_OUT:-$BSK_TOP/results/outgoing/$tag-v$rev}
-if [ -z "${SEND_OUT:-}" ] && [ -d "$out" ] && [ -z "$(find "$out" -mindepth 1 ! -name '*.eml')" ]; then
-	rm -f "$out"/*.eml # an earlier dry run of ours, in our default place
+if [ -z "${SEND_OUT:-}" ] && [ -d "$out" ] && [ -z "$(find "$out" -mindepth 1 ! -name '*.eml' ! -type d)" ]; then
+	rm -rf "$out" # an earlier dry run of ours, in our default place
 fi
+[ -z "$(ls -A "$out" 2>/dev/null)" ] || die "$out is not empty; remove it or set SEND_OUT to another directory"
 
-# The b4 branch is ours, in the cache: made afresh from the series branch.
-swt=$BSK_CACHE/send/$tag-$sname
-b4branch=b4/$sname
-if [ -e "$swt" ]; then
-	git -C "$repo" worktree remove --force "$swt" 2>/dev/null || rm -rf "$swt"
-fi
-git -C "$repo" worktree prune
-git -C "$repo" worktree add -q --detach "$swt" "$BSK_BRANCH"
-git -C "$swt" checkout -q -B "$b4branch"
+mapfile -t commits < <(git -C "$repo" rev-list --reverse "$base..$BSK_BRANCH")
+[ "${#commits[@]}" -eq "${#tp[@]}" ] ||
+	die "$BSK_BRANCH has ${#commits[@]} commits on $base, $series lists ${#tp[@]} patches"
+pkg=$(git -C "$repo" log -1 --format=%b "$base" | sed -n 's/^Debian package \([^ ]* [^ ,]*\).*/\1/p')
 
-info "signing ${base}..$BSK_BRANCH as $name <$email>"
-git -C "$swt" -c commit.gpgsign=false rebase -q \
-	--exec 'git commit -q --amend --no-edit --no-verify -s' "$base" >"$swt.rebase.log" 2>&1 ||
-	die "adding your Signed-off-by failed (see $swt.rebase.log)"
-
-cd "$swt"
-b4 -q prep --force-revision "$rev" -e "$base" >/dev/null
-
-# The cover letter: the repository's, the base, the changelog.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pkg=$(git -C "$swt" log -1 --format=%b "$base" | sed -n 's/^Debian package \([^ ]* [^ ,]*\).*/\1/p')
-{
-	cat "$cover_src"
-	echo
-	printf 'Base: %s%s.\n' "$base" "${pkg:+ (Debian $pkg)}"
-	echo
-	# Each revision's entry of the revision log, newest first.
-	for ((r = rev; r >= 1; r--)); do
-		awk -v r="v$r" '
-			$0 ~ "^" r " \\(" { on = 1; print "Changes in " $0 ":"; next }
-			on && /^$/ { on = 0 }
-			on { print }' "$notes"
-	done
-	prev=$((rev - 1))
-	if [ "$prev" -ge 1 ] && git rev-parse -q --verify "refs/tags/sent/$sname-v$prev" >/dev/null; then
-		echo
-		printf 'Range-diff against v%s:\n' "$prev"
-		b4 prep --compare-to "v$prev" 2>/dev/null | git stripspace || true
-	fi
-} >"$tmp/cover"
-EDITOR="cp $tmp/cover" b4 -q prep --edit-cover >/dev/null
-b4 -q prep -c >/dev/null
+# git and b4 run as the sender.  The SMTP server only keeps b4 from its
+# web endpoint (which wants patatt signing even for -o): -o never sends.
+export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
+export GIT_CONFIG_COUNT=4 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=$name \
+	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=$email \
+	GIT_CONFIG_KEY_2=sendemail.smtpserver GIT_CONFIG_VALUE_2=/bin/false \
+	GIT_CONFIG_KEY_3=commit.gpgsign GIT_CONFIG_VALUE_3=false
+marker='--- b4-submit-tracking ---'
+role="Signed-off-by: $BSK_NAME <$BSK_EMAIL>"
 
-if [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
-	die "$out is not empty; remove it or set SEND_OUT to another directory"
-fi
-mkdir -p "$out"
-# Without an SMTP server b4 picks its web endpoint, which needs patatt
-# signing even for -o.  -o is a dry run: the server named here (which
-# would fail) is never used.
-# The role identity of the repository is not a mailbox: never Cc it.
-GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=/bin/false \
-	GIT_CONFIG_KEY_1=b4.email-exclude GIT_CONFIG_VALUE_1="$BSK_EMAIL" \
-	b4 -q send --no-sign --not-me-too -o "$out" >"$tmp/send.log" 2>&1 ||
-	die "b4 send -o failed: $(tail -n 1 "$tmp/send.log")"
-n=$(find "$out" -maxdepth 1 -name '*.eml' | wc -l)
-info "wrote $n mails to $out (nothing was sent)"
+i=0
+prev_thread=
+prev_subject=
+prev_changeid=
+fork=$base
+for t in "${threads[@]}"; do
+	i=$((i + 1))
+	b4name=$sname-$t
+	b4branch=b4/$b4name
+	swt=$BSK_CACHE/send/$tag-$b4name
+	mine=()
+	for j in "${!tp[@]}"; do [ "${tp[j]%% *}" != "$t" ] || mine+=("${commits[j]}"); done
+
+	# 1. The branch, with the cover commit of the revisions before.
+	cover_commit=
+	if git -C "$repo" rev-parse -q --verify "refs/heads/$b4branch" >/dev/null; then
+		cover_commit=$(git -C "$repo" log -1 --format=%H -F --grep="$marker" "$b4branch")
+	fi
+	if [ -e "$swt" ]; then
+		[ -z "$(git -C "$swt" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+			die "$swt has uncommitted changes; commit or discard them first"
+		git -C "$repo" worktree remove --force "$swt" 2>/dev/null || rm -rf "$swt"
+	fi
+	git -C "$repo" worktree prune
+	mkdir -p "$(dirname "$swt")"
+	git -C "$repo" worktree add -q --detach "$swt" "$fork"
+	git -C "$swt" checkout -q -B "$b4branch"
+	if [ -n "$cover_commit" ]; then
+		git -C "$swt" cherry-pick --allow-empty --keep-redundant-commits "$cover_commit" >/dev/null
+	else
+		(cd "$swt" && b4 -q prep -e "$fork" >/dev/null 2>&1) || die "b4 prep -e $fork failed in $swt"
+	fi
+
+	# 2. The patches, authored and signed off by the sender.
+	info "thread $t: ${#mine[@]} patches as $name <$email>"
+	for c in "${mine[@]}"; do
+		git -C "$swt" cherry-pick "$c" >"$tmp/pick.log" 2>&1 ||
+			die "cherry-pick of $(git -C "$repo" log -1 --format=%s "$c") failed: $(tail -n 1 "$tmp/pick.log")"
+		git -C "$swt" log -1 --format=%B | grep -vxF "$role" |
+			git -C "$swt" commit -q --amend --no-verify --reset-author --cleanup=whitespace -s -F - ||
+			die "signing $(git -C "$repo" log -1 --format=%s "$c") failed"
+	done
+
+	# 3.-4. Revision and cover letter.
+	cd "$swt"
+	b4 -q prep --force-revision "$rev" >/dev/null
+	changeid=$(b4 prep --show-info 2>/dev/null | sed -n 's/^change-id: //p')
+	# The change-id MAINTAINERS-notes recorded for the thread when it was
+	# sent: a different one here means the b4 branch was lost.
+	recorded=$(awk -F' *[|] *' -v t="$t" '$2 == t && $3 ~ /^[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-/ { print $3 }' "$notes")
+	if [ -z "${BSK_SEND_NAME:-}" ] && [ -n "$recorded" ] && [ "$recorded" != "$changeid" ]; then
+		info "warning: thread $t has change-id $changeid, MAINTAINERS-notes recorded $recorded: b4 and the archive will not link this revision to the last (restore b4/$b4name and its sent/ tags from where it was sent)"
+	fi
+	cl=$BSK_TOP/patches/cover-letter-$t
+	{
+		# The text; its To:/Cc: trailers go last, after the changelog.
+		grep -vE '^(To|Cc): ' "$cl" | git stripspace
+		echo
+		printf 'Base: %s%s' "$base" "${pkg:+ (Debian $pkg)}"
+		if [ -n "$prev_thread" ]; then
+			printf ', after the %s thread,\n"[PATCH v%s 0/%s] %s"\n(change-id %s).\n' "$prev_thread" "$rev" \
+				"$prev_count" "$prev_subject" "$prev_changeid"
+		else
+			printf '.\n'
+		fi
+		# Each revision's changelog, newest first, down to v2 (v1 has
+		# none): the thread's part ("  <thread>:" and its lines) when
+		# the entry is split by thread, else the whole entry.
+		for ((r = rev; r >= 2; r--)); do
+			awk -v r="v$r" -v t="$t" '
+				$0 ~ "^" r " \\(" { on = 1; head = $0; sub(/, base .*\)$/, ")", head); n = 0; next }
+				on && /^$/ { exit }
+				on { l[++n] = $0; if ($0 ~ /^  [a-z0-9-]+:$/) split_ = 1 }
+				END {
+					if (!on) exit
+					out = ""; keep = !split_
+					for (k = 1; k <= n; k++) {
+						if (l[k] ~ /^  [a-z0-9-]+:$/) { keep = (l[k] == "  " t ":"); continue }
+						if (keep) out = out l[k] "\n"
+					}
+					if (out != "") printf "\nChanges in %s:\n%s", head, out
+				}' "$notes"
+		done
+		prev=$((rev - 1))
+		if [ "$prev" -ge 1 ] && git rev-parse -q --verify "refs/tags/sent/$b4name-v$prev" >/dev/null; then
+			printf '\nRange-diff against v%s:\n' "$prev"
+			b4 prep --compare-to "v$prev" 2>/dev/null | git stripspace || true
+		fi
+		if grep -qE '^(To|Cc): ' "$cl"; then
+			echo
+			grep -E '^(To|Cc): ' "$cl"
+		fi
+	} >"$tmp/cover"
+	EDITOR="cp $tmp/cover" b4 -q prep --edit-cover >/dev/null
+	b4 -q prep -c >/dev/null
+
+	# 5. The mails.
+	tout=$out/$i-$t
+	mkdir -p "$tout"
+	b4 -q send --no-sign --not-me-too -o "$tout" >"$tmp/send.log" 2>&1 ||
+		die "b4 send -o failed for thread $t: $(tail -n 1 "$tmp/send.log")"
+	cd - >/dev/null
+	info "thread $t: $(find "$tout" -maxdepth 1 -name '*.eml' | wc -l) mails in $tout, change-id $changeid (nothing was sent)"
+	prev_thread=$t
+	prev_subject=$(head -n 1 "$BSK_TOP/patches/cover-letter-$t")
+	prev_count=${#mine[@]}
+	prev_changeid=$changeid
+	fork=$(git -C "$repo" rev-parse "${mine[-1]}")
+done
 printf '%s\n' "$out"

@@ -2,20 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # sendcheck.sh - the test of 'make send' that 'make check' runs.  Under a
-# throwaway git identity (GIT_CONFIG_GLOBAL in a temporary directory):
+# throwaway git identity (GIT_CONFIG_GLOBAL in a temporary directory) and
+# b4 series name, so that nothing of the user's b4 branches is touched:
 #
-#   1. send.sh writes one mail per patch plus a cover letter;
-#   2. the mails git am cleanly onto the base, in order, give the tree of
-#      the applied series, and each patch ends with the sender's
-#      Signed-off-by after the repository's;
-#   3. the cover letter names the base version and has a changelog, and
-#      no mail is addressed to the repository's role identity;
-#   4. with revision 1 tagged as b4 tags a sent revision (here: the series
-#      without its last patch), revision 2's cover letter carries the
-#      range-diff of b4 prep --compare-to v1;
+#   1. send.sh writes one thread per "# thread" section of the series,
+#      each with a cover letter and one mail per patch;
+#   2. the fixes git am onto the base, each alone too; the next thread
+#      on top of them gives the tree of the applied series;
+#   3. every patch is from the sender and signed off by the sender, and
+#      no From/To/Cc header or Signed-off-by names an .invalid address
+#      (the placeholder identity of patches/ is gone);
+#   4. the cover letters name the base and the thread before, and the
+#      for-next one Cc:s the KUnit lists;
+#   5. v1 recorded as sent (b4 prep --manual-reroll, as after sending),
+#      a second run as v2 keeps each thread's change-id and its cover
+#      letter carries the v2 changelog and b4 prep --compare-to v1's
+#      range-diff.
 #
-# (Without a git identity send.sh stops with one line: tests/submit.bats.)
-# Last line: "N passed, N failed".
+# (Bad input to send.sh: tests/submit.bats.)  Last line: "N passed, N failed".
 set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -33,80 +37,171 @@ ok() {
 }
 
 read -r repo wt base < <("$BSK_TOP/tools/tree.sh" 2>/dev/null) || die "no kernel base"
+tag=$(basename "$wt")
 tmp=$(mktemp -d)
 name=bsk-selftest
+mapfile -t tp < <(series_threads "$(bsk_series)")
+threads=()
+for l in "${tp[@]}"; do
+	case " ${threads[*]} " in *" ${l%% *} "*) ;; *) threads+=("${l%% *}") ;; esac
+done
+lore_pid=
 cleanup() {
+	local t
+	[ -z "$lore_pid" ] || kill "$lore_pid" 2>/dev/null
 	git -C "$repo" worktree remove --force "$tmp/am" 2>/dev/null
-	git -C "$repo" tag -d "sent/$name-v1" >/dev/null 2>&1
-	git -C "$repo" worktree remove --force "$BSK_CACHE/send/$(basename "$wt")-$name" 2>/dev/null
-	git -C "$repo" branch -D "b4/$name" >/dev/null 2>&1
+	for t in "${threads[@]}"; do
+		git -C "$repo" tag -d "sent/$name-$t-v1" >/dev/null 2>&1
+		git -C "$repo" worktree remove --force "$BSK_CACHE/send/$tag-$name-$t" 2>/dev/null
+		git -C "$repo" branch -D "b4/$name-$t" >/dev/null 2>&1
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+cleanup
+mkdir -p "$tmp/lore"
 export GIT_CONFIG_GLOBAL=$tmp/gitconfig
 git config --global user.name "Test Sender"
-git config --global user.email sender@example.invalid
-me="Test Sender <sender@example.invalid>"
+git config --global user.email test.sender@example.org
+me="Test Sender <test.sender@example.org>"
 n=$(git -C "$repo" rev-list --count "$base..$BSK_BRANCH")
 
-# 1. the mails
-out=$(SEND_OUT=$tmp/v1 BSK_SEND_NAME=$name "$BSK_TOP/tools/send.sh" 2>"$tmp/send1.err")
+# The mails of thread number $2 ($1) in run directory $3, cover first.
+thread_mails() {
+	find "$3/$2-$1" -name '*.eml' 2>/dev/null | sort
+}
+# A mail's header, continuation lines unfolded.
+header() {
+	awk '/^$/ { exit } /^[ \t]/ { h = h $0; next } { if (h != "") print h; h = $0 } END { print h }' "$1"
+}
+
+# 1. The threads.
+out=$(SEND_OUT=$tmp/v1 REV=1 BSK_SEND_NAME=$name "$BSK_TOP/tools/send.sh" 2>"$tmp/send1.err")
 rc=$?
 [ "$rc" -eq 0 ] || cat "$tmp/send1.err"
-mapfile -t mails < <(find "$tmp/v1" -name '*.eml' 2>/dev/null | sort)
-ok "make send wrote $((n + 1)) mails (${#mails[@]}) into SEND_OUT" \
-	"$([ "$rc" -eq 0 ] && [ "$out" = "$tmp/v1" ] && [ "${#mails[@]}" -eq $((n + 1)) ]; echo $?)"
-cover=${mails[0]:-/dev/null}
+bad=0
+i=0
+for t in "${threads[@]}"; do
+	i=$((i + 1))
+	k=$(printf '%s\n' "${tp[@]}" | grep -c "^$t ")
+	[ "$(thread_mails "$t" "$i" "$tmp/v1" | wc -l)" -eq $((k + 1)) ] || bad=1
+done
+ok "make send wrote ${#threads[@]} threads (${threads[*]}), each a cover letter and its patches" \
+	"$([ "$rc" -eq 0 ] && [ "$out" = "$tmp/v1" ] && [ "$bad" -eq 0 ]; echo $?)"
 
-# 2. git am onto the base
+# 2. git am: the fixes alone, then each thread after the ones before.
 git -C "$repo" worktree add -q --detach "$tmp/am" "$base"
-rc=1
-if [ "${#mails[@]}" -gt 1 ]; then
-	bsk_git -C "$tmp/am" am -q "${mails[@]:1}" >"$tmp/am.log" 2>&1 && rc=0
-	[ "$rc" -eq 0 ] || { cat "$tmp/am.log"; git -C "$tmp/am" am --abort 2>/dev/null; }
-fi
-ok "the mails git am cleanly onto $base, in order" "$rc"
+mapfile -t fixes < <(thread_mails "${threads[0]}" 1 "$tmp/v1" | tail -n +2)
+bad=0
+for m in "${fixes[@]}"; do
+	git -C "$tmp/am" checkout -q --detach "$base"
+	bsk_git -C "$tmp/am" am -q "$m" >"$tmp/am.log" 2>&1 || {
+		bad=$((bad + 1))
+		git -C "$tmp/am" am --abort 2>/dev/null
+	}
+done
+ok "each patch of the ${threads[0]} thread applies to $base alone (${#fixes[@]}, $bad not)" \
+	"$([ "${#fixes[@]}" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?)"
+git -C "$tmp/am" checkout -q --detach "$base"
+rc=0
+i=0
+for t in "${threads[@]}"; do
+	i=$((i + 1))
+	mapfile -t ms < <(thread_mails "$t" "$i" "$tmp/v1" | tail -n +2)
+	if [ "${#ms[@]}" -eq 0 ] || ! bsk_git -C "$tmp/am" am -q "${ms[@]}" >"$tmp/am.log" 2>&1; then
+		cat "$tmp/am.log"
+		git -C "$tmp/am" am --abort 2>/dev/null
+		rc=1
+		break
+	fi
+done
+ok "the threads git am onto $base in order" "$rc"
 rc=0
 git -C "$tmp/am" diff --quiet "$BSK_BRANCH" -- || rc=1
 [ "$(git -C "$tmp/am" rev-list --count "$base..HEAD")" -eq "$n" ] || rc=1
-ok "git am gives the tree of the applied series, $n commits" "$rc"
+ok "they give the tree of the applied series, $n commits" "$rc"
+
+# 3. The sender, and no role address.
 bad=0
 for c in $(git -C "$tmp/am" rev-list "$base..HEAD"); do
 	tr=$(git -C "$tmp/am" log -1 --format=%B "$c" | git interpret-trailers --parse)
-	{ [ "$(tail -n 1 <<<"$tr")" = "Signed-off-by: $me" ] &&
-		grep -qxF "Signed-off-by: $BSK_NAME <$BSK_EMAIL>" <<<"$tr"; } || bad=$((bad + 1))
+	{ [ "$(git -C "$tmp/am" log -1 --format='%an <%ae>' "$c")" = "$me" ] &&
+		[ "$(tail -n 1 <<<"$tr")" = "Signed-off-by: $me" ] &&
+		! grep -q "^Signed-off-by: .*$BSK_EMAIL" <<<"$tr"; } || bad=$((bad + 1))
 done
-ok "every patch ends with the sender's Signed-off-by after the repository's ($bad without)" "$bad"
+ok "every patch is authored and signed off by the sender, not by $BSK_NAME ($bad not)" "$bad"
+bad=0
+while IFS= read -r m; do
+	{ header "$m" | grep -E '^(From|To|Cc):'; grep -E '^Signed-off-by:' "$m"; } |
+		grep -qi '\.invalid\b' && bad=$((bad + 1))
+done < <(find "$tmp/v1" -name '*.eml')
+ok "no From/To/Cc header or Signed-off-by of any mail names an .invalid address ($bad do)" "$bad"
 
-# 3. the cover letter
-tag=$(basename "$wt")
+# 4. The cover letters.
 rc=0
-grep -q "^Base: $tag" "$cover" || rc=1
-grep -q '^Changes in v1 (' "$cover" || rc=1
-ok "the cover letter names the base ($tag) and has the changelog" "$rc"
-rc=0
-for m in "${mails[@]}"; do
-	# The mail's header, continuation lines unfolded.
-	awk '/^$/ { exit } /^[ \t]/ { h = h $0; next } { if (h != "") print h; h = $0 } END { print h }' "$m" |
-		grep -E '^(To|Cc):' | grep -qF "$BSK_EMAIL" && rc=1
+i=0
+for t in "${threads[@]}"; do
+	i=$((i + 1))
+	c=$(thread_mails "$t" "$i" "$tmp/v1" | head -n 1)
+	grep -q "^Base: $tag" "$c" || rc=1
+	[ "$i" -eq 1 ] || grep -q "after the ${threads[i - 2]} thread" "$c" || rc=1
 done
-ok "no mail is addressed to $BSK_EMAIL" "$rc"
+ok "each cover letter names the base ($tag) and the thread it follows" "$rc"
+c=$(thread_mails for-next 2 "$tmp/v1" | head -n 1)
+rc=0
+for l in linux-kselftest@vger.kernel.org kunit-dev@googlegroups.com linux-block@vger.kernel.org; do
+	header "${c:-/dev/null}" | grep -E '^Cc:' | grep -qF "$l" || rc=1
+done
+ok "the for-next cover letter goes to linux-block and the KUnit lists" "$rc"
 
-# 4. a previous revision: v1 without the last patch, tagged as b4 does.
-printf 'v1\n\nbase-commit: %s\nchange-id: bsk-selftest\n' "$(git -C "$repo" rev-parse "$base")" |
-	bsk_git -C "$repo" tag -a -F - "sent/$name-v1" "$BSK_BRANCH~1"
+# 5. v1 recorded as sent, then v2.  b4 prep --manual-reroll fetches the
+# cover letter from the archive (b4.midmask); a local HTTP server holds
+# the mails written above, as lore would after they were sent.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$tmp/lore" >"$tmp/lore.log" 2>&1 &
+lore_pid=$!
+git config --global b4.midmask "http://127.0.0.1:$port/all/%s"
+export NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
+rc=0
+i=0
+for t in "${threads[@]}"; do
+	i=$((i + 1))
+	c=$(thread_mails "$t" "$i" "$tmp/v1" | head -n 1)
+	id=$(header "$c" | sed -n 's/^Message-Id: *<\(.*\)>.*/\1/Ip')
+	mkdir -p "$tmp/lore/all/$id"
+	{ echo 'From mboxrd@z Thu Jan  1 00:00:00 1970'; cat "$c"; echo; } | gzip >"$tmp/lore/all/$id/t.mbox.gz"
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break
+		sleep 0.5
+	done
+	(cd "$BSK_CACHE/send/$tag-$name-$t" && b4 -q prep --manual-reroll "$id") >"$tmp/reroll.log" 2>&1 || {
+		cat "$tmp/reroll.log"
+		rc=1
+	}
+done
+ok "v1 recorded with b4 prep --manual-reroll in each thread's b4 branch" "$rc"
+kill "$lore_pid" 2>/dev/null
 SEND_OUT=$tmp/v2 REV=2 BSK_SEND_NAME=$name "$BSK_TOP/tools/send.sh" >/dev/null 2>"$tmp/send2.err"
 rc=$?
 [ "$rc" -eq 0 ] || cat "$tmp/send2.err"
-cover2=$(find "$tmp/v2" -name '0000-*.eml' 2>/dev/null | head -n 1)
-last=$(git -C "$repo" log -1 --format=%s "$BSK_BRANCH")
-if [ "$rc" -eq 0 ] && grep -q '^Range-diff against v1:' "${cover2:-/dev/null}" &&
-	grep -E "^ *-: +-+ > +$n: +[0-9a-f]+ " "$cover2" | grep -qF "${last:0:40}"; then
-	rc=0
-else
-	rc=1
-fi
-ok "v2's cover letter has b4 prep --compare-to v1's range-diff (patch $n new)" "$rc"
+same=0
+rd=0
+i=0
+for t in "${threads[@]}"; do
+	i=$((i + 1))
+	k=$(printf '%s\n' "${tp[@]}" | grep -c "^$t ")
+	c1=$(thread_mails "$t" "$i" "$tmp/v1" | head -n 1)
+	c2=$(thread_mails "$t" "$i" "$tmp/v2" | head -n 1)
+	id1=$(sed -n 's/^change-id: //p' "${c1:-/dev/null}")
+	id2=$(sed -n 's/^change-id: //p' "${c2:-/dev/null}")
+	{ [ -n "$id1" ] && [ "$id1" = "$id2" ]; } || same=1
+	{ grep -q "^Subject: \[PATCH v2 0/$k\]" "${c2:-/dev/null}" &&
+		grep -q '^Changes in v2 (' "$c2" &&
+		grep -q '^Range-diff against v1:' "$c2" &&
+		[ "$(grep -cE '^ *[0-9]+: +[0-9a-f]+ = +[0-9]+: +[0-9a-f]+ ' "$c2")" -eq "$k" ]; } || rd=1
+done
+ok "v2 keeps each thread's change-id" "$([ "$rc" -eq 0 ] && [ "$same" -eq 0 ]; echo $?)"
+ok "v2's cover letters carry the v2 changelog and the range-diff against v1 (every patch '=')" "$([ "$rc" -eq 0 ] && [ "$rd" -eq 0 ]; echo $?)"
 
 printf '%s passed, %s failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]
