@@ -54,3 +54,22 @@ setup() {
 	[ "$(sed -n '/^{/,$p' <<<"$output" | jq '[.jobs[].read.io_bytes] | add')" -eq "$total" ]
 	[ "$(find "$d" -type f -printf '%P %s %T@\n' | sort)" = "$before" ]
 }
+
+@test "bench ICOUNT=1: bad ICOUNT_COUNT, ICOUNT_PROFILE or a scenario, one error line each" {
+	ICOUNT=1 ICOUNT_COUNT=lots run "$TOP/tools/bench.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "bench-icount.sh: error: ICOUNT_COUNT=lots: give a number of reads, 1000 or more" ]]
+	ICOUNT=1 ICOUNT_COUNT=999 run "$TOP/tools/bench.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bench-icount.sh: error: ICOUNT_COUNT=999: "* ]]
+	ICOUNT=1 ICOUNT_PROFILE=yes run "$TOP/tools/bench.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bench-icount.sh: error: ICOUNT_PROFILE=yes: 0 or 1" ]]
+	ICOUNT=1 S=S5 run "$TOP/tools/bench.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bench-icount.sh: error: S=S5: ICOUNT=1 has one scenario"* ]]
+	ICOUNT=2 run "$TOP/tools/bench.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bench.sh: error: ICOUNT=2: 0 or 1" ]]
+}

@@ -10,6 +10,8 @@
 #   BENCH_OUT=dir    results (default results/bench; committed)
 #   BENCH_RUN=0      no builds or runs: summary, table and plots again
 #                    from raw/ and the guest kernels already built
+#   ICOUNT=1         instructions per I/O under QEMU icount instead, the
+#                    deterministic mode (tools/bench-icount.sh)
 #
 # QEMU runs with TCG (no KVM here): the figures are emulator figures, not
 # hardware figures.  Compare base with series, and schedulers with each
@@ -23,6 +25,12 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+case ${ICOUNT:-0} in
+0) ;;
+1) exec "$BSK_TOP/tools/bench-icount.sh" ;;
+*) die "ICOUNT=$ICOUNT: 0 or 1" ;;
+esac
 
 all=(S1 S2 S3 S4 S5 S6)
 read -r -a want <<<"${S:-${*:-${all[*]}}}"

@@ -20,7 +20,7 @@ group_build="gcc:gcc make:make flex:flex bison:bison bc:bc python3:python3 perl:
 # shellcheck disable=SC2034
 group_x86="qemu-system-x86_64:qemu-system-x86 cpio:cpio"
 # shellcheck disable=SC2034
-group_vm="qemu-system-x86_64:qemu-system-x86 udevadm:udev fio:fio jq:jq gnuplot:gnuplot-nox dpkg-deb:dpkg"
+group_vm="qemu-system-x86_64:qemu-system-x86 udevadm:udev fio:fio jq:jq gnuplot:gnuplot-nox dpkg-deb:dpkg busybox:busybox-static"
 # shellcheck disable=SC2034
 group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck:shellcheck b4:b4"
 # Build headers, and the Python modules scripts/spdxcheck.py (run by
