@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Front door of the blk-sched-kunit series.  Every target is a thin call
-# into tools/; see README.md.
+# into tools/; see README.md and docs/ (a page per task).
 #
 #   make              dependencies -> base -> apply the series -> KUnit
 #   make check        the full gate (tools/check.sh)
 #   make send         b4 dry run: the fixes and for-next threads in SEND_OUT,
 #                     from you (git's user.name/email or FROM=); never sends
-#   make bench        the seeds' scenarios in a VM, base vs series kernel
+#   make bench        six VM scenarios (docs/benchmarks.md), base vs series kernel
 #   make stress       faults, hotplug, switching on debug kernels in a VM
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
+#   make help         this text
 #
 #   BASE=mainline|lts   Debian kernel base and its series: series, or
 #                       series-6.12 on the LTS base (default mainline;
@@ -34,7 +35,7 @@ export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S R
 
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
 
-.PHONY: all deps base apply refresh kunit check send bench stress test-tools mutate
+.PHONY: all deps base apply refresh kunit check send bench stress test-tools mutate help
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -42,6 +43,9 @@ all: deps
 
 deps:
 	@tools/deps.sh $(DEPS)
+
+help:
+	@sed -n '3,/^$$/{/^#/s/^# \{0,1\}//p}' Makefile
 
 base: deps
 	@tools/tree.sh >/dev/null

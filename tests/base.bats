@@ -53,7 +53,7 @@ EOS
 
 @test "no mirror host name is written in the repository" {
 	run grep -rIlE '(deb|ftp|security)\.debian\.org|mirror\.[a-z]+\.(org|net|com)' \
-		"$TOP/tools" "$TOP/Makefile" "$TOP/README.md" "$TOP/.ci" "$TOP/configs" "$TOP/kunit"
+		"$TOP/tools" "$TOP/Makefile" "$TOP/README.md" "$TOP/docs" "$TOP/MAINTAINERS-notes" "$TOP/.ci" "$TOP/configs" "$TOP/kunit"
 	[ "$status" -eq 1 ]
 }
 

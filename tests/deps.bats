@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# deps.sh: a missing dependency gives the exact apt-get line.
+# deps.sh: a missing dependency gives the exact apt-get line, or without
+# apt-get the missing programs and what needs them.
 
 load helper
 
@@ -14,6 +15,8 @@ setup() {
 }
 
 @test "missing packages: the apt-get line, nothing installed" {
+	printf '#!/bin/sh\nexit 1\n' >"$B/apt-get" # Debian: apt-get is there
+	chmod +x "$B/apt-get"
 	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/deps.sh" check
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
@@ -21,6 +24,8 @@ setup() {
 }
 
 @test "every package is named once even if two commands need it" {
+	printf '#!/bin/sh\nexit 1\n' >"$B/apt-get"
+	chmod +x "$B/apt-get"
 	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/deps.sh" base build
 	[ "$status" -ne 0 ]
 	[ "$(grep -o ' make' <<<"$output" | wc -l)" -eq 1 ]
@@ -36,4 +41,26 @@ setup() {
 	run "$TOP/tools/deps.sh" base
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
+}
+
+@test "no apt-get: the missing programs named with what needs them, in one line" {
+	PATH=$B run "$B/bash" "$TOP/tools/deps.sh" build check
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "deps.sh: error: missing, and no apt-get here to install them: gcc (building the kernel), "* ]]
+	[[ "$output" == *"b4 (make check); install them with this system's packages" ]]
+	run grep -c apt-get <<<"${output%%no apt-get*}"
+	[ "$output" = 0 ]
+}
+
+@test "KERNEL=your tree: the base needs git and make only, nothing from Debian" {
+	ln -sf "$(command -v git)" "$B/git"
+	ln -sf "$(command -v make)" "$B/make"
+	KERNEL=$BATS_TEST_TMPDIR PATH=$B run "$B/bash" "$TOP/tools/deps.sh" base
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# without KERNEL the same machine lacks the Debian tools
+	PATH=$B run "$B/bash" "$TOP/tools/deps.sh" base
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"apt-get (getting the kernel tree)"* ]]
 }

@@ -7,7 +7,9 @@
 #
 # Groups: base (fetch a kernel base), build (kunit.py under UML),
 # x86 (kunit.py under QEMU), vm (virtme-ng guests: make bench, make stress),
-# check (the full gate).
+# check (the full gate).  With KERNEL= (your own tree) no Debian base is
+# fetched: base needs git and make only.  On a machine without apt-get
+# the missing programs are named, with the step that needs them.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -30,9 +32,17 @@ files_build="/usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-
 # shellcheck disable=SC2034
 files_check="/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
 
+# With your own tree nothing Debian-specific is needed to get a base.
+# shellcheck disable=SC2034
+[ -z "${KERNEL:-}" ] || group_base="git:git make:make"
+declare -A why=([base]="getting the kernel tree" [build]="building the kernel" [x86]="KUnit under QEMU"
+	[vm]="make bench and make stress" [check]="make check")
+
 missing=()
+programs=()
 want() {
 	case " ${missing[*]-} " in *" $1 "*) ;; *) missing+=("$1") ;; esac
+	case " ${programs[*]-} " in *" $2 "*) ;; *) programs+=("$2") ;; esac
 }
 
 groups=("$@")
@@ -41,15 +51,17 @@ for g in "${groups[@]}"; do
 	var=group_$g
 	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 vm check)"
 	for pair in ${!var}; do
-		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}"
+		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}" "${pair%%:*} (${why[$g]})"
 	done
 	files=files_$g
 	for pair in ${!files-}; do
-		[ -e "${pair%%:*}" ] || want "${pair#*:}"
+		[ -e "${pair%%:*}" ] || want "${pair#*:}" "${pair%%:*} (${why[$g]})"
 	done
 done
 
 [ ${#missing[@]} -gt 0 ] || exit 0
+command -v apt-get >/dev/null 2>&1 ||
+	die "missing, and no apt-get here to install them: $(printf '%s, ' "${programs[@]}" | sed 's/, $//'); install them with this system's packages"
 
 line="apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" != 0 ] || [ -n "${BSK_NO_INSTALL:-}" ]; then

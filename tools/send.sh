@@ -31,8 +31,8 @@
 #
 # Prints SEND_OUT.  Mail each thread yourself (git send-email
 # SEND_OUT/1-fixes/*.eml, ...), then record it in its b4 worktree:
-# b4 prep --manual-reroll <message-id of its cover letter> (README.md,
-# "Send a revision").
+# b4 prep --manual-reroll <message-id of its cover letter>
+# (docs/sending.md).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -67,7 +67,11 @@ if [ "$(cat "$out/.bsk-config-key" 2>/dev/null)" != "$key" ] || [ ! -f "$out/.co
 		arch/x86/configs/tiny.config "${frags[@]}") >"$out/merge.log" 2>&1 ||
 		die "merge_config.sh failed (see $out/merge.log)"
 	kmake olddefconfig >/dev/null
-	bad=$(grep -hE '^CONFIG_|^# CONFIG_.* is not set$' "${frags[@]}" | while read -r l; do
+	# What each symbol's last mention asks (a later fragment overrides).
+	bad=$(grep -hE '^CONFIG_|^# CONFIG_.* is not set$' "${frags[@]}" |
+		awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s)
+			if (!(s in last)) o[++n] = s; last[s] = $0 }
+			END { for (i = 1; i <= n; i++) print last[o[i]] }' | while read -r l; do
 		case $l in
 		"# "*) s=${l#\# }; s=${s%% *}; ! grep -q "^$s=" "$out/.config" || echo "$s (wanted off)" ;;
 		*) grep -qxF "$l" "$out/.config" || echo "$l" ;;
