@@ -140,7 +140,7 @@ if [ "$profile" = 1 ]; then
 	{
 		echo '# Where bfq spends its extra instructions: function profile under icount'
 		echo
-		echo "Base kernel with configs/profile.config (function graph tracer and profiler; the tracing itself inflates every figure, so compare within this table), rotational 0, $count reads per scheduler, self instructions per read (trace_stat/function0, graph-time 0). Produced by \`make bench ICOUNT=1 ICOUNT_PROFILE=1\` ($(date -u +%Y-%m-%d))."
+		echo "Base kernel with configs/profile.config (function graph tracer and profiler; the tracing itself inflates every figure, so compare within this table), rotational 0, $count reads per scheduler, self instructions per read (trace_stat/function0, options graph-time and sleep-time 0). Produced by \`make bench ICOUNT=1 ICOUNT_PROFILE=1\` ($(date -u +%Y-%m-%d))."
 		echo
 		echo '| function | none | bfq | bfq minus none |'
 		echo '|---|---|---|---|'
