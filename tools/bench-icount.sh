@@ -8,7 +8,7 @@
 # a time the guest reads is an instruction count, the same from one run
 # to the next and independent of the host's speed or load.
 #
-#   ICOUNT_COUNT=20000  4 KiB reads per figure (tools/vm/icount.sh)
+#   ICOUNT_COUNT=60000  4 KiB reads per figure (tools/vm/icount.sh)
 #   ICOUNT_OUT=dir      results (default results/bench; committed)
 #   ICOUNT_PROFILE=1    also a function profile (self instructions) of each
 #                       scheduler on the base kernel with
@@ -29,7 +29,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-count=${ICOUNT_COUNT:-20000}
+count=${ICOUNT_COUNT:-60000}
 { [[ $count =~ ^[1-9][0-9]*$ ]] && [ "$count" -ge 1000 ]; } ||
 	die "ICOUNT_COUNT=$count: give a number of reads, 1000 or more"
 [ -n "${S:-}" ] && die "S=$S: ICOUNT=1 has one scenario, S1's I/O path on null_blk; run make bench ICOUNT=1 without S"
