@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # kunit.sh: what it passes to kunit.py and how it turns kunit.py's result
-# into the "N passed, N failed" line.  kunit.py is faked.
+# (its --json file) into the "N passed, N failed" line.  kunit.py is faked.
 
 load helper
 
@@ -10,17 +10,30 @@ setup() {
 	mkdir -p "$K/block/tests" "$K/tools/testing/kunit"
 	echo CONFIG_KUNIT=y >"$K/block/tests/.kunitconfig"
 	cat >"$K/tools/testing/kunit/kunit.py" <<'EOS'
-import os, sys
+import json, os, sys
 print("ARGS " + " ".join(sys.argv[1:]))
 build = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--build_dir=")][0]
 open(os.path.join(build, "test.log"), "w").write("KTAP version 1\n" + os.environ.get("FAKE_KUNIT_LOG", ""))
 print(os.environ.get("FAKE_KUNIT_OUT", ""))
+# FAKE_KUNIT_COUNTS="passed failed crashed skipped errors": the --json
+# file kunit.py writes after a run (none without it: build failure)
+counts = os.environ.get("FAKE_KUNIT_COUNTS")
+js = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--json=")]
+if counts and js:
+    p, f, c, sk, e = map(int, counts.split())
+    sts = ["PASS"] * p + ["FAIL"] * f + ["ERROR"] * (c + e) + ["SKIP"] * sk
+    cases = [{"name": "t%d" % i, "status": st} for i, st in enumerate(sts)]
+    # a suite of parameterized cases is a sub_group, as kunit.py writes it
+    half = len(cases) // 2
+    suite = {"name": "s", "test_cases": cases[:half],
+             "sub_groups": [{"name": "p", "sub_groups": [], "test_cases": cases[half:]}]}
+    open(js[0], "w").write(json.dumps({"name": "KUnit Test Group", "sub_groups": [suite], "test_cases": []}))
 sys.exit(int(os.environ.get("FAKE_KUNIT_RC", "0")))
 EOS
 }
 
 @test "all passed: last line N passed, 0 failed; KTAP and JSON paths kept" {
-	FAKE_KUNIT_OUT="[12:00:00] Testing complete. Ran 22 tests: passed: 22" \
+	FAKE_KUNIT_COUNTS="22 0 0 0 0" \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[ "${lines[-1]}" = "22 passed, 0 failed" ]
@@ -30,8 +43,18 @@ EOS
 	ls "$BSK_CACHE"/runs/*/ktap.log
 }
 
+@test "the counts are kunit.py's JSON, not its text; skips are neither" {
+	FAKE_KUNIT_OUT="Testing complete. Ran 99 tests: passed: 99" FAKE_KUNIT_COUNTS="3 1 0 2 0" \
+		run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${lines[-1]}" = "3 passed, 1 failed" ]
+	FAKE_KUNIT_COUNTS="3 0 0 2 1" run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${lines[-1]}" = "3 passed, 1 failed" ]
+}
+
 @test "failures and crashes count as failed" {
-	FAKE_KUNIT_RC=1 FAKE_KUNIT_OUT="Testing complete. Ran 9 tests: passed: 6, failed: 2, crashed: 1" \
+	FAKE_KUNIT_RC=1 FAKE_KUNIT_COUNTS="6 2 1 0 0" \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
 	[ "${lines[-1]}" = "6 passed, 3 failed" ]
@@ -45,13 +68,13 @@ EOS
 }
 
 @test "no tests run is a failure" {
-	FAKE_KUNIT_OUT="Testing complete. Ran 0 tests: passed: 0" run "$TOP/tools/kunit.sh" "$K"
+	FAKE_KUNIT_COUNTS="0 0 0 0 0" run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
 	[ "${lines[-1]}" = "0 passed, 1 failed" ]
 }
 
 @test "ARCH=x86_64 adds the SMP kunitconfig and two sockets of two CPUs" {
-	ARCH=x86_64 FAKE_KUNIT_OUT="Testing complete. Ran 1 tests: passed: 1" \
+	ARCH=x86_64 FAKE_KUNIT_COUNTS="1 0 0 0 0" \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--arch=x86_64"* ]]
@@ -87,9 +110,10 @@ EOS
 	printf '#!/bin/sh\necho "QEMU $*"\n' >"$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
 	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
 	cat >"$K/tools/testing/kunit/kunit.py" <<'EOS'
-import subprocess
+import json, subprocess, sys
 subprocess.run(["qemu-system-x86_64", "-nodefaults", "-accel", "kvm", "-accel", "hvf", "-accel", "tcg", "-smp", "4"])
-print("Testing complete. Ran 1 tests: passed: 1")
+res = {"name": "KUnit Test Group", "sub_groups": [], "test_cases": [{"name": "t", "status": "PASS"}]}
+open([a[7:] for a in sys.argv if a.startswith("--json=")][0], "w").write(json.dumps(res))
 EOS
 	ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
@@ -99,8 +123,8 @@ EOS
 }
 
 @test "KUNIT_DEBUG=1: debug.config, own build dir; a sanitizer report in the kernel log fails the run" {
-	ok="Testing complete. Ran 5 tests: passed: 5"
-	KUNIT_DEBUG=1 FAKE_KUNIT_OUT=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+	ok="5 0 0 0 0"
+	KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--kunitconfig=$TOP/configs/debug.config"* ]]
@@ -111,7 +135,7 @@ EOS
 		"UBSAN: shift-out-of-bounds in block/blk-mq.c:1234:5" \
 		"WARNING: possible circular locking dependency detected" \
 		"INFO: task kworker/0:1:12 blocked for more than 120 seconds."; do
-		KUNIT_DEBUG=1 FAKE_KUNIT_OUT=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+		KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 $report
 " run "$TOP/tools/kunit.sh" "$K"
 		[ "$status" -ne 0 ]
@@ -121,7 +145,7 @@ $report
 }
 
 @test "without KUNIT_DEBUG the kernel log is not read for splats" {
-	FAKE_KUNIT_OUT="Testing complete. Ran 5 tests: passed: 5" \
+	FAKE_KUNIT_COUNTS="5 0 0 0 0" \
 		FAKE_KUNIT_LOG="WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:1005 um_pci_init+0xc7/0xd4
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
@@ -134,8 +158,8 @@ $report
 	mkdir -p "$V/arch/x86/boot"
 	: >"$V/arch/x86/boot/bzImage"
 	echo CONFIG_KUNIT=y >"$V/.config"
-	ok="Testing complete. Ran 5 tests: passed: 5"
-	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_OUT=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+	ok="5 0 0 0 0"
+	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"ARGS exec --build_dir=$V --arch=x86_64 --kunitconfig=block/tests --kernel_args kunit.autorun=1 --json="* ]]
@@ -143,7 +167,7 @@ $report
 	[[ "$output" != *"--make_options"* && "$output" != *"--jobs"* ]]
 	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
 	[ "${lines[-1]}" = "5 passed, 0 failed" ]
-	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_OUT=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
@@ -167,13 +191,13 @@ BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 }
 
 @test "UML with two CPUs where the tree's UML has SMP, and only there" {
-	FAKE_KUNIT_OUT="Testing complete. Ran 1 tests: passed: 1" run "$TOP/tools/kunit.sh" "$K"
+	FAKE_KUNIT_COUNTS="1 0 0 0 0" run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"ncpus=2"* ]]
 	[[ "$output" != *"um-smp.kunitconfig"* ]]
 	mkdir -p "$K/arch/um"
 	printf 'config SMP\n\tbool "Symmetric multi-processing support"\n' >"$K/arch/um/Kconfig"
-	FAKE_KUNIT_OUT="Testing complete. Ran 1 tests: passed: 1" run "$TOP/tools/kunit.sh" "$K"
+	FAKE_KUNIT_COUNTS="1 0 0 0 0" run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--kunitconfig=$TOP/kunit/um-smp.kunitconfig"* ]]
 	[[ "$output" == *"--kernel_args ncpus=2 --kernel_args seccomp=on"* ]]

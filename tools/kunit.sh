@@ -111,16 +111,21 @@ rm -f "$build/test.log"
 	tee "$run/kunit.log" || rc=$?
 [ ! -f "$build/test.log" ] || cp "$build/test.log" "$run/ktap.log"
 
-# kunit.py ends with "Testing complete. Ran N tests: passed: P, failed: F, ..."
-sum=$(grep -a 'Testing complete\. Ran' "$run/kunit.log" | tail -n 1 || true)
-passed=$(sed -n 's/.*passed: \([0-9]*\).*/\1/p' <<<"$sum")
-failed=$(sed -n 's/.*failed: \([0-9]*\).*/\1/p' <<<"$sum")
-crashed=$(sed -n 's/.*crashed: \([0-9]*\).*/\1/p' <<<"$sum")
-errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$sum")
-passed=${passed:-0}
-failed=$(( ${failed:-0} + ${crashed:-0} + ${errors:-0} ))
-if [ -z "$sum" ] || [ "$passed" -eq 0 ]; then
-	# no result line (build or boot failure) or nothing ran: that is a failure
+# The results kunit.py itself wrote with --json (KernelCI format: groups
+# of sub_groups and test_cases, each case PASS, FAIL, SKIP or ERROR, a
+# crash): PASS counts as passed, FAIL and ERROR as failed, SKIP as
+# neither.  No JSON (the build or the boot failed) or nothing run is a
+# failure.
+counts=$(python3 -c 'import json, sys
+def cases(g):
+    for t in g.get("test_cases", []):
+        yield t["status"]
+    for s in g.get("sub_groups", []):
+        yield from cases(s)
+st = list(cases(json.load(open(sys.argv[1]))))
+print(st.count("PASS"), st.count("FAIL") + st.count("ERROR"))' "$run/results.json" 2>/dev/null) || counts=
+read -r passed failed <<<"${counts:-0 0}"
+if [ -z "$counts" ] || [ "$passed" -eq 0 ]; then
 	[ "$failed" -gt 0 ] || failed=1
 fi
 [ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
