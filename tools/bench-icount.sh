@@ -82,7 +82,7 @@ done
 bad=$(awk -F, '$3 == "none" { v[$1 FS $2, $6] = $5 }
 	END { for (k in v) { split(k, p, SUBSEP); if (p[2] != 1) continue
 		a = v[p[1], 1]; b = v[p[1], 2]; d = (b - a) / a; if (d < 0) d = -d
-		if (d > 0.002) printf "%s: %s then %s (%.2f%%)\n", p[1], a, b, 100 * d } }' "$raw/icount.csv")
+		if (d > 0.002) { printf "%s%s: %s then %s (%.2f%%)", sep, p[1], a, b, 100 * d; sep = "; " } } }' "$raw/icount.csv")
 {
 	echo 'scenario,kernel,scheduler,metric,value,repeat'
 	awk -F, -v OFS=, '{ print; $4 = "instructions per MiB"; $5 = sprintf("%.0f", $5 * 256); print }' "$raw/icount.csv"
@@ -134,9 +134,10 @@ if [ "$profile" = 1 ]; then
 	stage "profile, base kernel, rotational 0"
 	boot "$pimg" base 0 "$raw/profile.csv" 1
 	stage_end
-	# Self instructions per read of each function (graph-time 0; the
-	# profiler's "us" are thousands of virtual ns, i.e. of instructions),
-	# bfq minus none: the ten functions that account for most of it.
+	# Self instructions per read of each function (tools/vm/icount.sh
+	# turns graph-time and sleep-time off; the profiler's "us" are
+	# thousands of virtual ns, i.e. of instructions), bfq minus none: the
+	# ten functions that account for most of it.
 	{
 		echo '# Where bfq spends its extra instructions: function profile under icount'
 		echo
