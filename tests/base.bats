@@ -3,6 +3,7 @@
 # sources (no host name in the repository), and Debian's .gitignore trap.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	common_setup

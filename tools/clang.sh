@@ -6,7 +6,8 @@
 # An installed clang-N is preferred (the newest); otherwise the oldest
 # clang-N Debian offers that is new enough is installed (as root) with its
 # lld and llvm, or the apt-get line is printed.  Exit 2, with the reason on
-# stderr, when no Debian clang meets the minimum.
+# stderr, when no Debian clang meets the minimum, or when none installed
+# does and there is no apt-get.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -38,6 +39,11 @@ if [ -n "$best" ]; then
 	exit 0
 fi
 
+if ! command -v apt-get >/dev/null 2>&1; then
+	printf 'clang.sh: %s needs LLVM >= %s; installed here: %s, and no apt-get to install another\n' \
+		"$(basename "$tree")" "$min" "${newest:-no clang-N with its ld.lld-N}" >&2
+	exit 2
+fi
 cand=
 for n in $(seq 10 30); do
 	v=$(apt-cache policy "clang-$n" 2>/dev/null | sed -n 's/^  Candidate: \(.*:\)\{0,1\}\([0-9.]*\).*/\2/p')

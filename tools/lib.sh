@@ -103,3 +103,73 @@ splat_lines() {
 	[ -f "$1" ] || die "no kernel log $1"
 	grep -aE -f "$BSK_TOP/tools/splat-patterns" "$1" || true
 }
+
+# The one result writer.  Every check of every tool is one line, "PASS
+# name", "FAIL name" or "SKIP name: reason", counted here; a tool that
+# runs checks ends with results_end, whose last line "N passed, N failed"
+# is what the tool above it (or CI) reads back with result_of_run.
+BSK_PASSED=0
+BSK_FAILED=0
+BSK_FAILURES=()
+BSK_SKIPS=()
+
+# result NAME RC [N]: one check (N cases, default 1), passed if RC is 0.
+result() {
+	local n=${3:-1}
+	if [ "$2" -eq 0 ]; then
+		BSK_PASSED=$((BSK_PASSED + n))
+		printf 'PASS  %s\n' "$1"
+	else
+		BSK_FAILED=$((BSK_FAILED + n))
+		BSK_FAILURES+=("$1")
+		printf 'FAIL  %s\n' "$1"
+	fi
+}
+
+# result_skip NAME REASON: a check this machine cannot run; neither
+# passed nor failed, and listed again by results_end.
+result_skip() {
+	BSK_SKIPS+=("$1: $2")
+	printf 'SKIP  %s: %s\n' "$1" "$2"
+}
+
+# counts_of LINE: "P F" if LINE is "P passed, F failed", else nothing
+# (and status 1).
+counts_of() {
+	[[ $1 =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]] || return 1
+	printf '%s %s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+}
+
+# result_of_run LOG RC LABEL START: count a tool's run by the last line of
+# its LOG; a non-zero RC, or no such line, is at least one failure.
+result_of_run() {
+	local line p=0 f=1 c
+	line=$(tail -n 1 "$1" 2>/dev/null)
+	if c=$(counts_of "$line"); then
+		read -r p f <<<"$c"
+	fi
+	[ "$2" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	BSK_PASSED=$((BSK_PASSED + p))
+	if [ "$f" -eq 0 ]; then
+		printf 'PASS  %s: %s (%ds)\n' "$3" "$line" $((SECONDS - $4))
+	else
+		grep -E 'FAILED|CRASHED|error|Error' "$1" | head -n 20
+		BSK_FAILED=$((BSK_FAILED + f))
+		BSK_FAILURES+=("$3 (see $1)")
+		printf 'FAIL  %s: %s\n' "$3" "$line"
+	fi
+}
+
+# results_end: the skips and failures again, then "N passed, N failed";
+# status 0 if nothing failed.
+results_end() {
+	local s
+	for s in "${BSK_SKIPS[@]}"; do
+		printf 'skipped: %s\n' "$s"
+	done
+	for s in "${BSK_FAILURES[@]}"; do
+		printf 'failed: %s\n' "$s"
+	done
+	printf '%s passed, %s failed\n' "$BSK_PASSED" "$BSK_FAILED"
+	[ "$BSK_FAILED" -eq 0 ]
+}

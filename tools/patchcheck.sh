@@ -27,6 +27,10 @@
 #                prep -c runs) on the applied tree, recorded; the row must
 #                be in MAINTAINERS-notes as printed
 #
+# PATCHES=N or N-M checks those patches only (make check STAGES=patches
+# PATCHES=5-7): their rows of the table, builds compared from the patch
+# before N.  Interrupted (INT, TERM), it stops its background builds and
+# waits for them before it checks the branch out again.
 # PATCHCHECK_LIGHT=1 leaves out the x86_64 builds (gcc y, gcc m, clang,
 # sparse) and runs KUnit at the last patch only: the light pass the
 # default 'make check' gives the LTS series (BASE=lts make check runs the
@@ -60,6 +64,36 @@ mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
 	die "$series lists ${#pfiles[@]} patches but $wt has ${#commits[@]} commits on $base"
 tip=$(git -C "$wt" rev-parse HEAD)
 branch=$(git -C "$wt" symbolic-ref -q --short HEAD || echo "$tip")
+
+# PATCHES=N or N-M: only those patches (their builds compare with the
+# patch before N).
+first=1
+last=${#pfiles[@]}
+if [ -n "${PATCHES:-}" ]; then
+	[[ $PATCHES =~ ^([0-9]+)(-([0-9]+))?$ ]] ||
+		die "PATCHES=$PATCHES: give a patch number or a range N-M (1-$last)"
+	first=${BASH_REMATCH[1]}
+	last=${BASH_REMATCH[3]:-$first}
+	{ [ "$first" -ge 1 ] && [ "$first" -le "$last" ] && [ "$last" -le "${#pfiles[@]}" ]; } ||
+		die "PATCHES=$PATCHES: $(basename "$series") has patches 1-${#pfiles[@]}"
+fi
+in_range() { [ "$1" -ge "$first" ] && [ "$1" -le "$last" ]; }
+
+# Background builds run in their own process group (a background job of a
+# script ignores SIGINT): on INT or TERM they are stopped and waited for,
+# and only then is the branch checked out again (the EXIT trap).
+bg=()
+# shellcheck disable=SC2317 # run by the trap
+interrupted() {
+	local p
+	trap - INT TERM
+	for p in "${bg[@]}"; do
+		kill -TERM -- "-$p" 2>/dev/null
+	done
+	wait
+	exit 130
+}
+trap interrupted INT TERM
 trap 'git -C "$wt" checkout -q "$branch"' EXIT
 
 cells=$logdir/cells.tsv
@@ -80,6 +114,7 @@ fixes_git=${FIXES_GIT:-$wt}
 } >"$logdir/recipients.md"
 for i in "${!pfiles[@]}"; do
 	n=$((i + 1))
+	in_range "$n" || continue
 	p=$pdir/${pfiles[$i]}
 	subj=$(git -C "$wt" log -1 --format=%s "${commits[$i]}")
 
@@ -165,8 +200,9 @@ build_step() { # STEP: build every mode at the checked-out commit, side by side
 	declare -A pid=()
 	for m in "${modes[@]}"; do
 		[ -z "${skip[$m]:-}" ] || continue
-		"$BSK_TOP/tools/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" &
+		setsid "$BSK_TOP/tools/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" &
 		pid[$m]=$!
+		bg+=($!)
 	done
 	for m in "${modes[@]}"; do
 		[ -n "${pid[$m]:-}" ] || continue
@@ -191,8 +227,9 @@ new_lines() {
 kunit_cell() {
 	local line kp kf
 	line=$(tail -n 1 "$logdir/kunit-$1.log")
-	kp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<<"$line")
-	kf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<<"$line")
+	kp=
+	kf=
+	read -r kp kf < <(counts_of "$line")
 	kunit_cases=$((kunit_cases + ${kp:-0}))
 	if [ "$2" -eq 0 ] && [ "${kf:-1}" -eq 0 ]; then
 		cell "$1" KUnit ok "${kp} cases"
@@ -203,14 +240,21 @@ kunit_cell() {
 	info "KUnit: ${line}"
 }
 
-git -C "$wt" checkout -q --detach "$base"
+# The builds start from the base, or from the patch before the first one
+# checked.
+z=$((first - 1))
+if [ "$z" -eq 0 ]; then
+	git -C "$wt" checkout -q --detach "$base"
+else
+	git -C "$wt" checkout -q --detach "${commits[$z - 1]}"
+fi
 t=$SECONDS
-build_step 0
-[ ${#modes[@]} -eq 0 ] || info "base builds: $((SECONDS - t))s"
+build_step "$z"
+[ ${#modes[@]} -eq 0 ] || info "builds before patch $first: $((SECONDS - t))s"
 for m in "${modes[@]}"; do
-	[ -n "${skip[$m]:-}" ] || [ -f "$logdir/state/$m-0.cc" ] ||
-		die "the x86_64 $m build of the base failed (see $logdir/build-$m-0.err)"
-	[ -n "${skip[$m]:-}" ] || cp "$logdir/state/$m-0.other" "$logdir/state/$m-seen.other"
+	[ -n "${skip[$m]:-}" ] || [ -f "$logdir/state/$m-$z.cc" ] ||
+		die "the x86_64 $m build before patch $first failed (see $logdir/build-$m-$z.err)"
+	[ -n "${skip[$m]:-}" ] || cp "$logdir/state/$m-$z.other" "$logdir/state/$m-seen.other"
 done
 
 kdoc_wall=()
@@ -220,12 +264,13 @@ kdoc=$wt/scripts/kernel-doc
 
 for i in "${!commits[@]}"; do
 	n=$((i + 1))
+	in_range "$n" || continue
 	c=${commits[$i]}
 	git -C "$wt" checkout -q --detach "$c"
 	info "patch $n/${#commits[@]}: $(git -C "$wt" log -1 --format=%s "$c")"
 
 	t=$SECONDS
-	if [ "$light" != 0 ] && [ "$n" -lt "${#commits[@]}" ]; then
+	if [ "$light" != 0 ] && [ "$n" -lt "$last" ]; then
 		cell "$n" KUnit na
 	elif [ ! -f "$wt/block/tests/.kunitconfig" ]; then
 		# A fix that comes before the first suite: nothing to run yet
@@ -233,8 +278,9 @@ for i in "${!commits[@]}"; do
 		cell "$n" KUnit na "no suite yet"
 		build_step "$n"
 	else
-		"$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
+		setsid "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
 		kpid=$!
+		bg+=($!)
 		build_step "$n"
 		rc=0
 		wait "$kpid" || rc=$?
@@ -258,8 +304,8 @@ for i in "${!commits[@]}"; do
 			continue
 		fi
 		if [ ! -f "$prev.cc" ]; then
-			# The previous step did not build: compare with the base.
-			prev=$logdir/state/$m-0
+			# The previous step did not build: compare with the start.
+			prev=$logdir/state/$m-$z
 		fi
 		{
 			new_lines "$prev.cc" "$cur.cc"
@@ -272,7 +318,9 @@ for i in "${!commits[@]}"; do
 		else
 			cell "$n" "$col" ok
 		fi
-		if [ "$m" = m ]; then
+		if [ "$m" = m ] && [ -f "$cur.sparse-na" ]; then
+			cell "$n" sparse na "$(cat "$cur.sparse-na")"
+		elif [ "$m" = m ]; then
 			new_lines "$prev.sparse" "$cur.sparse" >"$logdir/new-sparse-$n.txt"
 			if [ -s "$logdir/new-sparse-$n.txt" ]; then
 				cat "$logdir/new-sparse-$n.txt"
@@ -324,6 +372,7 @@ cols+=(kernel-doc SoB Fixes Link/Cc recipients)
 	printf '\n'
 	for i in "${!pfiles[@]}"; do
 		n=$((i + 1))
+		in_range "$n" || continue
 		printf '| %s | %s |' "$n" "$(git -C "$wt" log -1 --format=%s "${commits[$i]}")"
 		for col in "${cols[@]}"; do
 			r=$(awk -F'\t' -v n="$n" -v c="$col" '$1 == n && $2 == c { print $3 }' "$cells" | head -n 1)
@@ -341,9 +390,11 @@ cols+=(kernel-doc SoB Fixes Link/Cc recipients)
 	done
 	echo
 	echo '✓ pass, ✗ fail, – not applicable.  Notes:'
-	awk -F'\t' '($3 == "fail" || ($3 == "na" && $2 != "clang" && $4 != "") || $2 == "Fixes") && $4 != "" {
+	awk -F'\t' '($3 == "fail" || ($3 == "na" && $2 != "clang" && $2 != "sparse" && $4 != "") || $2 == "Fixes") && $4 != "" {
 		printf "- %s %s: %s%s\n", $1, $2, ($3 == "fail" ? "FAIL: " : ""), $4 }' "$cells"
 	[ -z "${skip[clang]:-}" ] || printf -- '- clang: n/a for every patch: %s\n' "${skip[clang]}"
+	awk -F'\t' '$2 == "sparse" && $3 == "na" { printf "- sparse: n/a: %s\n", $4; exit }' "$cells"
+	[ "$first:$last" = "1:${#pfiles[@]}" ] || printf -- '- patches %s-%s only (PATCHES=%s)\n' "$first" "$last" "$PATCHES"
 	[ "$light" = 0 ] || printf -- '- KUnit: at the last patch only (light pass; BASE=... make check runs it after every patch)\n'
 	[ -z "$ver" ] || printf -- '- recipients: – for every patch: the %s series is not sent (MAINTAINERS-notes, Stable)\n' "$ver"
 } >"$logdir/checks.md"
@@ -353,7 +404,7 @@ cat "$logdir/checks.md"
 ok=$(awk -F'\t' '$3 == "ok" && $2 != "KUnit"' "$cells" | wc -l)
 bad=$(awk -F'\t' '$3 == "fail"' "$cells" | wc -l)
 # A cell that never got a result is red too.
-want=$(( ${#pfiles[@]} * ${#cols[@]} ))
+want=$(( (last - first + 1) * ${#cols[@]} ))
 got=$(wc -l <"$cells")
 [ "$got" -ge "$want" ] || bad=$((bad + want - got))
 printf '%s passed, %s failed\n' "$((kunit_cases + ok))" "$bad"

@@ -24,18 +24,6 @@ set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-passed=0
-failed=0
-ok() {
-	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1))
-		printf 'PASS  %s\n' "$1"
-	else
-		failed=$((failed + 1))
-		printf 'FAIL  %s\n' "$1"
-	fi
-}
-
 read -r repo wt base < <("$BSK_TOP/tools/tree.sh" 2>/dev/null) || die "no kernel base"
 tag=$(basename "$wt")
 tmp=$(mktemp -d)
@@ -86,7 +74,7 @@ for t in "${threads[@]}"; do
 	k=$(printf '%s\n' "${tp[@]}" | grep -c "^$t ")
 	[ "$(thread_mails "$t" "$i" "$tmp/v1" | wc -l)" -eq $((k + 1)) ] || bad=1
 done
-ok "make send wrote ${#threads[@]} threads (${threads[*]}), each a cover letter and its patches" \
+result "make send wrote ${#threads[@]} threads (${threads[*]}), each a cover letter and its patches" \
 	"$([ "$rc" -eq 0 ] && [ "$out" = "$tmp/v1" ] && [ "$bad" -eq 0 ]; echo $?)"
 
 # 2. git am: the fixes alone, then each thread after the ones before.
@@ -100,7 +88,7 @@ for m in "${fixes[@]}"; do
 		git -C "$tmp/am" am --abort 2>/dev/null
 	}
 done
-ok "each patch of the ${threads[0]} thread applies to $base alone (${#fixes[@]}, $bad not)" \
+result "each patch of the ${threads[0]} thread applies to $base alone (${#fixes[@]}, $bad not)" \
 	"$([ "${#fixes[@]}" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?)"
 git -C "$tmp/am" checkout -q --detach "$base"
 rc=0
@@ -115,11 +103,11 @@ for t in "${threads[@]}"; do
 		break
 	fi
 done
-ok "the threads git am onto $base in order" "$rc"
+result "the threads git am onto $base in order" "$rc"
 rc=0
 git -C "$tmp/am" diff --quiet "$BSK_BRANCH" -- || rc=1
 [ "$(git -C "$tmp/am" rev-list --count "$base..HEAD")" -eq "$n" ] || rc=1
-ok "they give the tree of the applied series, $n commits" "$rc"
+result "they give the tree of the applied series, $n commits" "$rc"
 
 # 3. The sender, and no role address.
 bad=0
@@ -129,13 +117,13 @@ for c in $(git -C "$tmp/am" rev-list "$base..HEAD"); do
 		[ "$(tail -n 1 <<<"$tr")" = "Signed-off-by: $me" ] &&
 		! grep -q "^Signed-off-by: .*$BSK_EMAIL" <<<"$tr"; } || bad=$((bad + 1))
 done
-ok "every patch is authored and signed off by the sender, not by $BSK_NAME ($bad not)" "$bad"
+result "every patch is authored and signed off by the sender, not by $BSK_NAME ($bad not)" "$bad"
 bad=0
 while IFS= read -r m; do
 	{ header "$m" | grep -E '^(From|To|Cc):'; grep -E '^Signed-off-by:' "$m"; } |
 		grep -qi '\.invalid\b' && bad=$((bad + 1))
 done < <(find "$tmp/v1" -name '*.eml')
-ok "no From/To/Cc header or Signed-off-by of any mail names an .invalid address ($bad do)" "$bad"
+result "no From/To/Cc header or Signed-off-by of any mail names an .invalid address ($bad do)" "$bad"
 
 # 4. The cover letters.
 rc=0
@@ -146,13 +134,13 @@ for t in "${threads[@]}"; do
 	grep -q "^Base: $tag" "$c" || rc=1
 	[ "$i" -eq 1 ] || grep -q "after the ${threads[i - 2]} thread" "$c" || rc=1
 done
-ok "each cover letter names the base ($tag) and the thread it follows" "$rc"
+result "each cover letter names the base ($tag) and the thread it follows" "$rc"
 c=$(thread_mails for-next 2 "$tmp/v1" | head -n 1)
 rc=0
 for l in linux-kselftest@vger.kernel.org kunit-dev@googlegroups.com linux-block@vger.kernel.org; do
 	header "${c:-/dev/null}" | grep -E '^Cc:' | grep -qF "$l" || rc=1
 done
-ok "the for-next cover letter goes to linux-block and the KUnit lists" "$rc"
+result "the for-next cover letter goes to linux-block and the KUnit lists" "$rc"
 
 # 5. v1 recorded as sent, then v2.  b4 prep --manual-reroll fetches the
 # cover letter from the archive (b4.midmask); a local HTTP server holds
@@ -179,7 +167,7 @@ for t in "${threads[@]}"; do
 		rc=1
 	}
 done
-ok "v1 recorded with b4 prep --manual-reroll in each thread's b4 branch" "$rc"
+result "v1 recorded with b4 prep --manual-reroll in each thread's b4 branch" "$rc"
 kill "$lore_pid" 2>/dev/null
 SEND_OUT=$tmp/v2 REV=2 BSK_SEND_NAME=$name "$BSK_TOP/tools/send.sh" >/dev/null 2>"$tmp/send2.err"
 rc=$?
@@ -200,8 +188,7 @@ for t in "${threads[@]}"; do
 		grep -q '^Range-diff against v1:' "$c2" &&
 		[ "$(grep -cE '^ *[0-9]+: +[0-9a-f]+ = +[0-9]+: +[0-9a-f]+ ' "$c2")" -eq "$k" ]; } || rd=1
 done
-ok "v2 keeps each thread's change-id" "$([ "$rc" -eq 0 ] && [ "$same" -eq 0 ]; echo $?)"
-ok "v2's cover letters carry the v2 changelog and the range-diff against v1 (every patch '=')" "$([ "$rc" -eq 0 ] && [ "$rd" -eq 0 ]; echo $?)"
+result "v2 keeps each thread's change-id" "$([ "$rc" -eq 0 ] && [ "$same" -eq 0 ]; echo $?)"
+result "v2's cover letters carry the v2 changelog and the range-diff against v1 (every patch '=')" "$([ "$rc" -eq 0 ] && [ "$rd" -eq 0 ]; echo $?)"
 
-printf '%s passed, %s failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+results_end

@@ -8,7 +8,8 @@
 # 0.6.4).  If the installed one is refused, Debian unstable's sparse source
 # package is fetched through a private apt state (deb-src, mirror read from
 # the machine's apt configuration, signatures checked) and built in the
-# cache, once.
+# cache, once.  Exit 2, with the reason on stderr, when there is no usable
+# sparse and no apt-get.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -21,7 +22,10 @@ tree=${1:-}
 # A kernel without scripts/checker-valid.sh (6.12 has none) takes the
 # installed sparse as it is.
 if [ ! -x "$tree/scripts/checker-valid.sh" ]; then
-	command -v sparse >/dev/null || die "sparse not found; run: apt-get install sparse"
+	if ! command -v sparse >/dev/null; then
+		command -v apt-get >/dev/null 2>&1 || { echo "sparse.sh: no sparse installed, and no apt-get" >&2; exit 2; }
+		die "sparse not found; run: apt-get install sparse"
+	fi
 	command -v sparse
 	exit 0
 fi
@@ -42,7 +46,11 @@ if [ -x "$bin" ] && valid "$bin"; then
 	exit 0
 fi
 
-command -v dpkg-source >/dev/null || die "dpkg-source not found; run: apt-get install dpkg-dev"
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-source >/dev/null 2>&1; then
+	command -v apt-get >/dev/null 2>&1 ||
+		{ echo "sparse.sh: no sparse that $(basename "$tree") accepts, and no apt-get to build Debian's" >&2; exit 2; }
+	die "dpkg-source not found; run: apt-get install dpkg-dev"
+fi
 info "installed sparse $(sparse --version 2>/dev/null || echo '(none)') is too old for $tree; building Debian unstable's sparse in $dir"
 unstable_apt "$dir" deb-src ||
 	die "apt-get update for the sparse source package failed (see $dir/update.log)"

@@ -41,18 +41,6 @@ out=$(cd "$out" && pwd)
 vng=$("$BSK_TOP/tools/vng.sh")
 "$BSK_TOP/tools/apply.sh" >/dev/null
 
-passed=0
-failed=0
-check() { # NAME CONDITION-RC
-	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1))
-		printf 'PASS  %s\n' "$1"
-	else
-		failed=$((failed + 1))
-		printf 'FAIL  %s\n' "$1"
-	fi
-}
-
 for k in "${kernels[@]}"; do
 	stage "debug guest kernel: $k"
 	frags=("$BSK_TOP/configs/debug.config")
@@ -69,7 +57,7 @@ for k in "${kernels[@]}"; do
 		tee "$out/$k-console.log" | grep --line-buffered '^stress: ' || true
 	stage_end
 	if [ ! -f "$out/$k.json" ]; then
-		check "$k: the stress run finished (see $out/$k-console.log)" 1
+		result "$k: the stress run finished (see $out/$k-console.log)" 1
 		continue
 	fi
 	j=$out/$k.json
@@ -83,13 +71,13 @@ for k in "${kernels[@]}"; do
 			info "the base kernel has $(v splats) splat lines: an upstream finding (see $out/base-splats.txt)"
 		continue
 	fi
-	check "$k: no kernel splat (BUG, WARNING, KASAN, UBSAN, KFENCE, lockdep, hung task, RCU stall): $(v splats)" \
+	result "$k: no kernel splat (BUG, WARNING, KASAN, UBSAN, KFENCE, lockdep, hung task, RCU stall): $(v splats)" \
 		"$([ "$(v splats)" -eq 0 ]; echo $?)"
-	check "$k: no fio verify error: $(v fio_verify_errors)" "$([ "$(v fio_verify_errors)" -eq 0 ]; echo $?)"
+	result "$k: no fio verify error: $(v fio_verify_errors)" "$([ "$(v fio_verify_errors)" -eq 0 ]; echo $?)"
 	for c in scheduler_switches affinity_flips depth_changes cpu_offlines faults_injected bfq_tunable_writes; do
-		check "$k: $c at least once: $(v "$c")" "$([ "$(v "$c")" -gt 0 ]; echo $?)"
+		result "$k: $c at least once: $(v "$c")" "$([ "$(v "$c")" -gt 0 ]; echo $?)"
 	done
-	check "$k: invalid BFQ tunable writes refused with EINVAL, value unchanged: $(v bfq_invalid_refused_unchanged) of $(v bfq_invalid_writes)" \
+	result "$k: invalid BFQ tunable writes refused with EINVAL, value unchanged: $(v bfq_invalid_refused_unchanged) of $(v bfq_invalid_writes)" \
 		"$([ "$(v bfq_invalid_writes)" -gt 0 ] && [ "$(v bfq_invalid_refused_unchanged)" -eq "$(v bfq_invalid_writes)" ]; echo $?)"
 done
 
@@ -97,5 +85,4 @@ done
 find "$out" -maxdepth 1 \( -name base.json -o -name series.json \) -print0 | sort -z |
 	xargs -0 -r jq -s 'map({(.kernel): del(.kernel)}) | add' >"$out/summary.json"
 info "results in $out (summary.json, <kernel>-dmesg.txt, <kernel>-fio.txt)"
-printf '%s passed, %s failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+results_end

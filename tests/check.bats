@@ -1,0 +1,185 @@
+#!/usr/bin/env bats
+# check.sh (the gate): its choice of stages, and on a machine without
+# apt-get the stages it cannot run, skipped with their reasons; the
+# per-patch range of patchcheck.sh; clang.sh and sparse.sh without apt-get.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	common_setup
+	# This machine's programs, less apt and dpkg and what the skipped
+	# stages need: a machine without apt where the base and build
+	# dependencies are installed and the gate's extras are not.
+	NB=$BATS_TEST_TMPDIR/noapt
+	mkdir -p "$NB"
+	for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+		for p in "$d"/*; do
+			n=${p##*/}
+			case $n in
+			apt | apt-* | dpkg | dpkg-* | shellcheck | bats | quilt | b4 | qemu-system-* | vng | fio | clang* | sparse) continue ;;
+			esac
+			[ -e "$NB/$n" ] || ln -s "$p" "$NB/$n"
+		done
+	done
+}
+
+@test "no apt-get: each stage whose programs are missing is skipped with its reason, the rest runs" {
+	KERNEL=$BATS_TEST_TMPDIR STAGES="tools quilt smp send stress" PATH=$NB \
+		run bash "$TOP/tools/check.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PASS  dependencies (base, build; no apt-get"* ]]
+	[[ "$output" == *"SKIP  shellcheck: needs shellcheck (not installed, and no apt-get here)"* ]]
+	[[ "$output" == *"SKIP  bats tests: needs bats "* ]]
+	[[ "$output" == *"SKIP  quilt push: needs quilt "* ]]
+	[[ "$output" == *"SKIP  KUnit under x86_64 SMP: needs qemu-system-x86_64 "* ]]
+	[[ "$output" == *"SKIP  make send test: needs b4 "* ]]
+	[[ "$output" == *"SKIP  short stress: needs qemu-system-x86_64 fio vng "* ]]
+	[[ "$output" == *"skipped: make send test: needs b4 (not installed, and no apt-get here)"* ]]
+	[ "${lines[-1]}" = "1 passed, 0 failed" ]
+	# nothing needed a tree, so nothing was applied
+	run ! grep -q 'base and apply' <<<"$output"
+	# a stage not asked for is not reported
+	KERNEL=$BATS_TEST_TMPDIR STAGES="quilt" PATH=$NB run bash "$TOP/tools/check.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"SKIP  quilt push: needs quilt "* ]]
+	run ! grep -E '^SKIP  (make send|short stress|shellcheck|bats)' <<<"$output"
+}
+
+@test "no apt-get and no KERNEL=: the Debian base cannot be had, one line, nothing else runs" {
+	STAGES=tools PATH=$NB run bash "$TOP/tools/check.sh"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"no apt-get here to install them: apt-get (getting the kernel tree), dpkg-deb (getting the kernel tree)"* ]]
+	[ "${lines[-1]}" = "0 passed, 1 failed" ]
+}
+
+@test "STAGES: an unknown stage is one error line, before anything runs" {
+	STAGES="tools nosuch" run "$TOP/tools/check.sh"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "check.sh: error: STAGES: unknown stage 'nosuch' (stages: tools lint quilt patches nfc smp send stress)" ]]
+	run ! test -d "$BSK_CACHE/runs"
+}
+
+@test "PATCHES without the patches stage is refused" {
+	STAGES=lint PATCHES=2 run "$TOP/tools/check.sh"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"PATCHES=2 is for the per-patch table; add 'patches' to STAGES" ]]
+}
+
+@test "patchcheck.sh: PATCHES out of the series' range or malformed is one error line" {
+	fake_kernel "$BATS_TEST_TMPDIR/k"
+	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
+	k=$BATS_TEST_TMPDIR/k
+	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
+	for r in 3 0-1 2-1 x 1-; do
+		PATCHES=$r run "$TOP/tools/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
+		[ "$status" -ne 0 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "patchcheck.sh: error: PATCHES=$r: "* ]]
+	done
+	# the tree is where it was
+	[ "$(git -C "$k" rev-parse --abbrev-ref HEAD)" = master ]
+	[ "$(git -C "$k" rev-list --count v7.3.4..HEAD)" -eq 2 ]
+}
+
+@test "clang.sh without apt-get and no clang new enough: exit 2 with the reason (n/a, not a failure)" {
+	mkdir -p "$BATS_TEST_TMPDIR/t/scripts"
+	printf '#!/bin/sh\necho 99.0.0\n' >"$BATS_TEST_TMPDIR/t/scripts/min-tool-version.sh"
+	chmod +x "$BATS_TEST_TMPDIR/t/scripts/min-tool-version.sh"
+	PATH=$NB run bash "$TOP/tools/clang.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "clang.sh: t needs LLVM >= 99.0.0; installed here: "*", and no apt-get to install another" ]]
+}
+
+@test "sparse.sh without apt-get and no sparse: exit 2 with the reason" {
+	mkdir -p "$BATS_TEST_TMPDIR/t/scripts"
+	printf 'all:\n' >"$BATS_TEST_TMPDIR/t/Makefile"
+	printf '#!/bin/sh\necho 0\n' >"$BATS_TEST_TMPDIR/t/scripts/checker-valid.sh"
+	chmod +x "$BATS_TEST_TMPDIR/t/scripts/checker-valid.sh"
+	PATH=$NB run bash "$TOP/tools/sparse.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 2 ]
+	[ "$output" = "sparse.sh: no sparse that t accepts, and no apt-get to build Debian's" ]
+}
+
+@test "patchcheck.sh on TERM: its background builds are stopped and waited for, then the branch is checked out" {
+	fake_kernel "$BATS_TEST_TMPDIR/k"
+	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
+	k=$BATS_TEST_TMPDIR/k
+	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
+	# A BSK_TOP whose x86_64 builds never end: each notes where the tree
+	# was when it was stopped.
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F/tools"
+	cat >"$F/tools/buildcheck.sh" <<-EOS
+		#!/bin/bash
+		echo "\$1" >>"$F/started"
+		trap 'echo "\$1 \$(git -C "$k" rev-parse --abbrev-ref HEAD)" >>"$F/stopped"; exit 143' TERM
+		sleep 300 &
+		wait
+	EOS
+	chmod +x "$F/tools/buildcheck.sh"
+	PATCHCHECK_LIGHT=0 BSK_TOP=$F "$TOP/tools/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" \
+		"$BATS_TEST_TMPDIR/log" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(wc -l <"$F/started" 2>/dev/null)" != 3 ] || break
+		sleep 0.1
+	done
+	[ "$(wc -l <"$F/started")" -eq 3 ]
+	kill -TERM "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ]
+	# all three stopped while the tree was still at the base (detached),
+	# and nothing of them is left running
+	[ "$(sort "$F/stopped" | paste -sd,)" = "clang HEAD,m HEAD,y HEAD" ]
+	run ! pgrep -f "$F/tools/buildcheck.sh"
+	[ "$(git -C "$k" rev-parse --abbrev-ref HEAD)" = master ]
+}
+
+# patchcheck_fakes K: a checkpatch that finds one problem in the second
+# patch, a get_maintainer.pl and a kernel-doc, in the fake tree K.
+patchcheck_fakes() {
+	mkdir -p "$1/scripts"
+	cat >"$1/scripts/checkpatch.pl" <<-'EOS'
+		#!/bin/sh
+		for a; do p=$a; done
+		case $p in *second*) echo "WARNING:LONG_LINE: line too long"; exit 1 ;; esac
+		exit 0
+	EOS
+	cat >"$1/scripts/get_maintainer.pl" <<-'EOS'
+		#!/bin/sh
+		case " $* " in *" --nol "*) echo "Jens Axboe <axboe@kernel.dk>" ;; *) echo "linux-block@vger.kernel.org" ;; esac
+	EOS
+	printf '#!/bin/sh\nexit 0\n' >"$1/scripts/kernel-doc"
+	chmod +x "$1"/scripts/*
+}
+
+@test "patchcheck.sh: a red cell planted by a fake checkpatch shows in the table and the totals" {
+	fake_kernel "$BATS_TEST_TMPDIR/k"
+	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
+	k=$BATS_TEST_TMPDIR/k
+	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
+	patchcheck_fakes "$k"
+	mkdir -p "$BATS_TEST_TMPDIR/top/tools"
+	PATCHCHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/patchcheck.sh" "$k" v7.3.4 \
+		"$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"FAIL  block-bfq-second-change.patch checkpatch: 1 reports"* ]]
+	grep -qxF '| 1 | block, bfq: first change | ✓ | – | ✓ | ✓ | – | – | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
+	grep -qxF '| 2 | block, bfq: second change | ✗ | – | ✓ | ✓ | – | – | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
+	# 4 + 3 green cells (KUnit has no suite yet), 1 red
+	[ "${lines[-1]}" = "7 passed, 1 failed" ]
+
+	# the second patch alone: its row only
+	rm -rf "$BATS_TEST_TMPDIR/log"
+	PATCHES=2 PATCHCHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/patchcheck.sh" "$k" v7.3.4 \
+		"$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
+	[ "$status" -ne 0 ]
+	[ "${lines[-1]}" = "3 passed, 1 failed" ]
+	run ! grep -q '^| 1 |' "$BATS_TEST_TMPDIR/log/checks.md"
+	grep -q '^| 2 |' "$BATS_TEST_TMPDIR/log/checks.md"
+	grep -qxF -- '- patches 2-2 only (PATCHES=2)' "$BATS_TEST_TMPDIR/log/checks.md"
+	[ "$(git -C "$k" rev-parse --abbrev-ref HEAD)" = master ]
+}
