@@ -4,11 +4,15 @@
 # into tools/; see README.md and docs/ (a page per task).
 #
 #   make              dependencies -> base -> apply the series -> KUnit
-#   make check        the full gate (tools/check.sh)
+#   make check        the full gate (tools/check.sh); STAGES= and PATCHES=
+#                     run part of it
 #   make send         b4 dry run: the fixes and for-next threads in SEND_OUT,
 #                     from you (git's user.name/email or FROM=); never sends
 #   make bench        six VM scenarios (docs/benchmarks.md), base vs series kernel
 #   make stress       faults, hotplug, switching on debug kernels in a VM
+#   make arches       the suites on i386 and arm64 (QEMU), not in the gate
+#   make coverage     line and branch coverage of the functions the suites
+#                     call (UML + gcov, lcov): results/coverage/
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
 #   make help         this text
 #
@@ -16,7 +20,11 @@
 #                       series-6.12 on the LTS base (default mainline;
 #                       'make check' without BASE covers both)
 #   KERNEL=/path        your own kernel git tree instead (never modified)
-#   ARCH=um|x86_64      KUnit under UML (default) or QEMU
+#   ARCH=um|x86_64|i386|arm64
+#                       make kunit: under UML (default) or QEMU
+#   STAGES="patches"    make check: these stages only (tools lint quilt
+#                       patches nfc smp send stress; default all)
+#   PATCHES=5-7         make check: the per-patch table for these only
 #   BSK_CACHE=dir       cache for bases, build dirs and runs
 #                       (default ~/.cache/blk-sched-kunit)
 #   SEND_OUT=dir        make send: where the mails go
@@ -31,11 +39,11 @@
 
 BASE ?=
 ARCH ?= um
-export BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_DEBUG CHECK_STRESS_SECONDS
+export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_DEBUG CHECK_STRESS_SECONDS
 
-DEPS := base build $(if $(filter x86_64,$(ARCH)),x86)
+DEPS := base build $(if $(filter x86_64,$(ARCH)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
-.PHONY: all deps base apply refresh kunit check send bench stress test-tools mutate help
+.PHONY: all deps base apply refresh kunit check send bench stress test-tools mutate help arches coverage
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -65,6 +73,18 @@ check:
 send:
 	@tools/deps.sh base build check
 	@tools/send.sh
+
+# The suites on i386 and arm64 under QEMU (ARCHES="i386 arm64").
+arches:
+	@tools/deps.sh base build arches
+	@tools/apply.sh >/dev/null
+	@tools/arches.sh
+
+# Line and branch coverage of the functions the suites call.
+coverage:
+	@tools/deps.sh base build coverage
+	@tools/apply.sh >/dev/null
+	@tools/coverage.sh
 
 # The seeds' scenarios in a virtme-ng VM, base vs series (S=S1 for one).
 bench:

@@ -3,6 +3,7 @@
 # (its --json file) into the "N passed, N failed" line.  kunit.py is faked.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	common_setup
@@ -83,10 +84,23 @@ EOS
 }
 
 @test "unsupported ARCH: one error line" {
-	ARCH=arm64 run "$TOP/tools/kunit.sh" "$K"
+	ARCH=sparc run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == *"ARCH=arm64 is not supported"* ]]
+	[[ "$output" == *"ARCH=sparc is not supported (use ARCH=um, x86_64, i386 or arm64)"* ]]
+}
+
+@test "ARCH=arm64 without the cross compiler: one line naming the package" {
+	P=$BATS_TEST_TMPDIR/nocross
+	mkdir -p "$P"
+	for p in /usr/bin/* /bin/*; do
+		case ${p##*/} in aarch64-linux-gnu-*) continue ;; esac
+		[ -e "$P/${p##*/}" ] || ln -s "$p" "$P/${p##*/}"
+	done
+	ARCH=arm64 PATH=$P run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"aarch64-linux-gnu-gcc not found (ARCH=arm64 builds with it); run: apt-get install gcc-aarch64-linux-gnu" ]]
 }
 
 @test "a tree without the series: one error line" {
@@ -201,4 +215,12 @@ BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--kunitconfig=$TOP/kunit/um-smp.kunitconfig"* ]]
 	[[ "$output" == *"--kernel_args ncpus=2 --kernel_args seccomp=on"* ]]
+}
+
+@test "make arches: an unknown architecture is one error line, nothing built" {
+	ARCHES="i386 sparc" run "$TOP/tools/arches.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "arches.sh: error: ARCHES: no KUnit run for 'sparc' (i386, arm64, x86_64, um)" ]]
+	run ! test -d "$BSK_CACHE/build"
 }

@@ -6,8 +6,9 @@
 # otherwise the exact apt-get line is printed and the script stops.
 #
 # Groups: base (fetch a kernel base), build (kunit.py under UML),
-# x86 (kunit.py under QEMU), vm (virtme-ng guests: make bench, make stress),
-# check (the full gate).  With KERNEL= (your own tree) no Debian base is
+# x86 (kunit.py under QEMU), arches (i386 and arm64 under QEMU: make
+# arches), coverage (lcov: make coverage), vm (virtme-ng guests: make
+# bench, make stress), check (the full gate).  With KERNEL= (your own tree) no Debian base is
 # fetched: base needs git and make only.  On a machine without apt-get
 # the missing programs are named, with the step that needs them.
 set -euo pipefail
@@ -21,6 +22,10 @@ group_base="apt-get:apt dpkg-deb:dpkg xz:xz-utils git:git gpgv:gpgv make:make"
 group_build="gcc:gcc make:make flex:flex bison:bison bc:bc python3:python3 perl:perl ccache:ccache"
 # shellcheck disable=SC2034
 group_x86="qemu-system-x86_64:qemu-system-x86 cpio:cpio"
+# shellcheck disable=SC2034
+group_arches="qemu-system-i386:qemu-system-x86 qemu-system-aarch64:qemu-system-arm aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu"
+# shellcheck disable=SC2034
+group_coverage="lcov:lcov"
 # shellcheck disable=SC2034
 group_vm="qemu-system-x86_64:qemu-system-x86 udevadm:udev fio:fio jq:jq gnuplot:gnuplot-nox dpkg-deb:dpkg busybox:busybox-static"
 # shellcheck disable=SC2034
@@ -36,6 +41,7 @@ files_check="/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply /usr/lib
 # shellcheck disable=SC2034
 [ -z "${KERNEL:-}" ] || group_base="git:git make:make"
 declare -A why=([base]="getting the kernel tree" [build]="building the kernel" [x86]="KUnit under QEMU"
+	[arches]="make arches" [coverage]="make coverage"
 	[vm]="make bench and make stress" [check]="make check")
 
 missing=()
@@ -49,7 +55,7 @@ groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(base build)
 for g in "${groups[@]}"; do
 	var=group_$g
-	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 vm check)"
+	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 arches coverage vm check)"
 	for pair in ${!var}; do
 		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}" "${pair%%:*} (${why[$g]})"
 	done

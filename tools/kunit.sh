@@ -6,13 +6,19 @@
 # block/tests/.kunitconfig that the series adds (the one source of truth);
 # kunit/$ARCH.kunitconfig adds what a run on that arch needs.
 #
-#   ARCH=um (default; with two CPUs where the tree's UML has SMP) or x86_64
-#                      (QEMU, TCG, -smp 4,sockets=2,cores=2: two LLCs)
+#   ARCH=um (default; with two CPUs where the tree's UML has SMP), x86_64
+#                      or i386 (QEMU, TCG, -smp 4,sockets=2,cores=2: two
+#                      LLCs), arm64 (QEMU virt, TCG, -smp 4,sockets=2,
+#                      cores=2; Debian's aarch64-linux-gnu- cross compiler)
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
 #   KUNIT_DEBUG=1      under the sanitizers of configs/debug.config (KASAN,
 #                      KFENCE, UBSAN, lockdep, ...; own build dir, -debug):
 #                      any report in the kernel log (tools/splat-patterns)
 #                      is a failure, as is a failed case
+#   KUNIT_COVERAGE=1   ARCH=um: with gcov (the tree's
+#                      tools/testing/kunit/configs/coverage_uml.config; own
+#                      build dir, -coverage): UML writes the .gcda files of
+#                      the run into the build dir when it exits
 #   KUNIT_BUILD_ONLY=1 build only (kunit.py build), e.g. to warm a build
 #                      dir; the last line is then "built" or an error
 #   KUNIT_KERNEL=dir   ARCH=x86_64: no build; boot the kernel already built
@@ -32,16 +38,24 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 arch=${ARCH:-um}
+# The QEMU kunit.py runs (its qemu_configs/<arch>.py names the binary),
+# the Debian package it is in, the compiler and the cross prefix.
+cross=
 case $arch in
 um) qemu=() ;;
-x86_64) qemu=(--qemu_args "-smp 4,sockets=2,cores=2") ;;
-*) die "ARCH=$arch is not supported (use ARCH=um or ARCH=x86_64)" ;;
+x86_64 | i386) qemu_bin=qemu-system-$arch qemu_pkg=qemu-system-x86 cc=x86_64-linux-gnu-gcc ;;
+arm64) qemu_bin=qemu-system-aarch64 qemu_pkg=qemu-system-arm cc=aarch64-linux-gnu-gcc cross=aarch64-linux-gnu- ;;
+*) die "ARCH=$arch is not supported (use ARCH=um, x86_64, i386 or arm64)" ;;
 esac
+[ "$arch" = um ] || qemu=(--qemu_args "-smp 4,sockets=2,cores=2")
+if [ -n "$cross" ] && ! command -v "$cc" >/dev/null; then
+	die "$cc not found (ARCH=$arch builds with it); run: apt-get install gcc-${cross%-}"
+fi
 if [ "$arch" != um ] && [ "${BSK_KVM:-0}" != 1 ]; then
-	BSK_QEMU_REAL=$(command -v "qemu-system-$arch") ||
-		die "qemu-system-$arch not found; run: apt-get install qemu-system-x86"
+	BSK_QEMU_REAL=$(command -v "$qemu_bin") ||
+		die "$qemu_bin not found (ARCH=$arch boots with it); run: apt-get install $qemu_pkg"
 	mkdir -p "$BSK_CACHE/bin"
-	ln -sfn "$BSK_TOP/tools/qemu-tcg.sh" "$BSK_CACHE/bin/qemu-system-$arch"
+	ln -sfn "$BSK_TOP/tools/qemu-tcg.sh" "$BSK_CACHE/bin/$qemu_bin"
 	export BSK_QEMU_REAL PATH=$BSK_CACHE/bin:$PATH
 fi
 
@@ -56,6 +70,11 @@ fi
 name=${BSK_BUILD_NAME:-$(basename "$tree")}
 debug=
 [ "${KUNIT_DEBUG:-0}" = 0 ] || debug=-debug
+if [ "${KUNIT_COVERAGE:-0}" != 0 ]; then
+	[ "$arch" = um ] || die "KUNIT_COVERAGE needs ARCH=um (not $arch)"
+	[ -z "$debug" ] || die "KUNIT_COVERAGE and KUNIT_DEBUG exclude each other"
+	debug=-coverage
+fi
 build=$BSK_CACHE/build/$name-$arch$debug
 if [ -n "${KUNIT_KERNEL:-}" ]; then
 	[ "$arch" = x86_64 ] || die "KUNIT_KERNEL needs ARCH=x86_64 (not $arch)"
@@ -79,10 +98,13 @@ if [ "$arch" = um ] && grep -qsx 'config SMP' "$tree/arch/um/Kconfig"; then
 	args+=(--kunitconfig="$BSK_TOP/kunit/um-smp.kunitconfig")
 	smp=(--kernel_args ncpus=2 --kernel_args seccomp=on)
 fi
-[ -z "$debug" ] || args+=(--kunitconfig="$BSK_TOP/configs/debug.config")
+case $debug in
+-debug) args+=(--kunitconfig="$BSK_TOP/configs/debug.config") ;;
+-coverage) args+=(--kunitconfig=tools/testing/kunit/configs/coverage_uml.config) ;;
+esac
+[ -z "$cross" ] || args+=(--cross_compile="$cross")
 if command -v ccache >/dev/null; then
-	cc=gcc
-	[ "$arch" = um ] || cc=x86_64-linux-gnu-gcc
+	[ "$arch" != um ] || cc=gcc
 	command -v "$cc" >/dev/null || cc=gcc
 	args+=(--make_options "CC=ccache $cc")
 fi
@@ -129,7 +151,7 @@ if [ -z "$counts" ] || [ "$passed" -eq 0 ]; then
 	[ "$failed" -gt 0 ] || failed=1
 fi
 [ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
-if [ -n "$debug" ] && [ -f "$run/ktap.log" ]; then
+if [ "$debug" = -debug ] && [ -f "$run/ktap.log" ]; then
 	# A sanitizer report fails no case by itself (only KASAN's own):
 	# the kernel log is read for every kind.
 	n=$(splat_lines "$run/ktap.log" | wc -l)

@@ -20,7 +20,8 @@
 #
 # mutate.sh (no FILE) - every list: kunit/mutations/*.tsv, where for the
 # series of BASE=lts kunit/mutations/<version>/X.tsv replaces X.tsv, then
-# kunit/mutations/x86_64/*.tsv with ARCH=x86_64 ('make mutate').
+# kunit/mutations/<arch>/*.tsv with ARCH=<arch> (x86_64, i386, arm64)
+# ('make mutate').
 set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -34,9 +35,10 @@ if [ $# -eq 0 ]; then
 			f=$BSK_TOP/kunit/mutations/$v/${f##*/}
 		"$0" "$f" || rc=1
 	done
-	for f in "$BSK_TOP"/kunit/mutations/x86_64/*.tsv; do
+	# Lists only a run on that architecture can kill (e.g. 32-bit keys).
+	for f in "$BSK_TOP"/kunit/mutations/{x86_64,i386,arm64}/*.tsv; do
 		[ -e "$f" ] || continue
-		ARCH=x86_64 "$0" "$f" || rc=1
+		ARCH=$(basename "$(dirname "$f")") "$0" "$f" || rc=1
 	done
 	exit "$rc"
 fi

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# arches.sh [TREE] - the series' KUnit suites on the architectures the
+# gate does not build: i386 (32-bit: unsigned long and pointers of 32
+# bits) and arm64 (weakly ordered; QEMU virt), each under QEMU TCG with
+# four CPUs in two sockets (tools/kunit.sh ARCH=...).  ARCHES="i386 arm64"
+# by default.  One line per architecture with its time and counts, then
+# the total: "N passed, N failed".  A kernel that does not build or boot
+# counts as a failure; a case may skip only with its reason in the log.
+set -uo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+tree=${1:-}
+for a in ${ARCHES:-i386 arm64}; do
+	case $a in i386 | arm64 | x86_64 | um) ;; *) die "ARCHES: no KUnit run for '$a' (i386, arm64, x86_64, um)" ;; esac
+done
+for a in ${ARCHES:-i386 arm64}; do
+	t=$SECONDS
+	log=$BSK_CACHE/runs/arches-$a.log
+	mkdir -p "$BSK_CACHE/runs"
+	ARCH=$a "$BSK_TOP/tools/kunit.sh" ${tree:+"$tree"} >"$log" 2>&1
+	rc=$?
+	run=$(sed -n 's/.*results in \(.*\) (kunit.log.*/\1/p' "$log" | tail -n 1)
+	skipped=$(python3 -c 'import json, sys
+def cases(g):
+    for t in g.get("test_cases", []):
+        yield t["status"]
+    for s in g.get("sub_groups", []):
+        yield from cases(s)
+print(list(cases(json.load(open(sys.argv[1])))).count("SKIP"))' "$run/results.json" 2>/dev/null)
+	result_of_run "$log" "$rc" "$a, ${skipped:-?} skipped (${run:-no run dir})" "$t"
+done
+results_end
