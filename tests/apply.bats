@@ -203,3 +203,23 @@ setup() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"6.12/block-bfq-first-change.patch is the mainline patch block-bfq-first-change.patch unchanged"* ]]
 }
+
+@test "apply: a run stopped in the middle of git am is started again from the base, not taken for user commits" {
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	wt=${lines[-1]}
+	gitdir=$(git -C "$wt" rev-parse --absolute-git-dir)
+	# as a killed run leaves it: the first patch in, the marker still there
+	git -C "$wt" reset -q --hard HEAD~1
+	: >"$gitdir/bsk-applying"
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"an earlier apply in $wt was interrupted; starting again from"* ]]
+	[ "$(git -C "$wt" log -1 --format=%s)" = "block, bfq: second change" ]
+	[ ! -e "$gitdir/bsk-applying" ]
+	# without the marker the same state is refused (it could be the user's)
+	git -C "$wt" reset -q --hard HEAD~1
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"has commits that are not in patches/"* ]]
+}

@@ -6,6 +6,12 @@
 load helper
 bats_require_minimum_version 1.5.0
 
+# A test that left patchcheck.sh or its fake builds running stops them.
+teardown() {
+	pkill -TERM -f "$BATS_TEST_TMPDIR/top/tools/buildcheck.sh" 2>/dev/null || true
+	[ ! -f "$BATS_TEST_TMPDIR/patchcheck.pid" ] || kill -TERM "$(cat "$BATS_TEST_TMPDIR/patchcheck.pid")" 2>/dev/null || true
+}
+
 setup() {
 	common_setup
 	# This machine's programs, less apt and dpkg and what the skipped
@@ -17,7 +23,7 @@ setup() {
 		for p in "$d"/*; do
 			n=${p##*/}
 			case $n in
-			apt | apt-* | dpkg | dpkg-* | shellcheck | bats | quilt | b4 | qemu-system-* | vng | fio | clang* | sparse) continue ;;
+			apt | apt-* | dpkg | dpkg-* | shellcheck | bats | quilt | b4 | qemu-system-* | vng | fio | jq | udevadm | cpio | clang* | sparse) continue ;;
 			esac
 			[ -e "$NB/$n" ] || ln -s "$p" "$NB/$n"
 		done
@@ -32,9 +38,9 @@ setup() {
 	[[ "$output" == *"SKIP  shellcheck: needs shellcheck (not installed, and no apt-get here)"* ]]
 	[[ "$output" == *"SKIP  bats tests: needs bats "* ]]
 	[[ "$output" == *"SKIP  quilt push: needs quilt "* ]]
-	[[ "$output" == *"SKIP  KUnit under x86_64 SMP: needs qemu-system-x86_64 "* ]]
+	[[ "$output" == *"SKIP  KUnit under x86_64 SMP: needs qemu-system-x86_64 cpio "* ]]
 	[[ "$output" == *"SKIP  make send test: needs b4 "* ]]
-	[[ "$output" == *"SKIP  short stress: needs qemu-system-x86_64 fio vng "* ]]
+	[[ "$output" == *"SKIP  short stress: needs qemu-system-x86_64 udevadm fio jq vng "* ]]
 	[[ "$output" == *"skipped: make send test: needs b4 (not installed, and no apt-get here)"* ]]
 	[ "${lines[-1]}" = "1 passed, 0 failed" ]
 	# nothing needed a tree, so nothing was applied
@@ -61,10 +67,31 @@ setup() {
 	run ! test -d "$BSK_CACHE/runs"
 }
 
-@test "PATCHES without the patches stage is refused" {
+@test "PATCHES without the patches stage, without BASE, or out of range is one error line, before anything runs" {
 	STAGES=lint PATCHES=2 run "$TOP/tools/check.sh"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"PATCHES=2 is for the per-patch table; add 'patches' to STAGES" ]]
+	STAGES=patches PATCHES=2 run "$TOP/tools/check.sh"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"PATCHES=2 needs BASE=mainline or BASE=lts: the two series number their patches differently" ]]
+	n=$(grep -cv -e '^#' -e '^$' "$TOP/series")
+	for r in 08 0 x 3-2 "1-$((n + 1))"; do
+		BASE=mainline STAGES=patches PATCHES=$r run "$TOP/tools/check.sh"
+		[ "$status" -ne 0 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "check.sh: error: PATCHES=$r: give a patch number or a range N-M within 1-$n (series)" ]]
+	done
+	run ! test -d "$BSK_CACHE/runs"
+}
+
+@test "STAGES=lint checks the series against patches/ without fetching or applying a base" {
+	STAGES=lint run "$TOP/tools/check.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PASS  series <-> patches"* ]]
+	[[ "$output" == *"PASS  series-6.12 <-> patches"* ]]
+	run ! grep -qE 'base and apply|LTS base, apply' <<<"$output"
+	run ! test -d "$BSK_CACHE/work"
 }
 
 @test "patchcheck.sh: PATCHES out of the series' range or malformed is one error line" {
@@ -119,9 +146,11 @@ setup() {
 		wait
 	EOS
 	chmod +x "$F/tools/buildcheck.sh"
+	# (3>&-: bats waits for whatever holds its fd 3 open)
 	PATCHCHECK_LIGHT=0 BSK_TOP=$F "$TOP/tools/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" \
-		"$BATS_TEST_TMPDIR/log" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+		"$BATS_TEST_TMPDIR/log" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
 	pid=$!
+	echo "$pid" >"$BATS_TEST_TMPDIR/patchcheck.pid"
 	for _ in $(seq 100); do
 		[ "$(wc -l <"$F/started" 2>/dev/null)" != 3 ] || break
 		sleep 0.1

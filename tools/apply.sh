@@ -34,6 +34,14 @@ if [ -e "$wt" ]; then
 	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
 		die "$wt has uncommitted changes; commit them and run 'make refresh', or discard them"
 	gitdir=$(git -C "$wt" rev-parse --absolute-git-dir)
+	if [ -f "$gitdir/bsk-applying" ]; then
+		# An earlier run was stopped in the middle of git am: what it
+		# committed came from patches/, so start again from the base.
+		info "an earlier apply in $wt was interrupted; starting again from $base"
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		git -C "$wt" checkout -q -B "$branch" "$base"
+		rm -f "$gitdir/bsk-applying" "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
+	fi
 	head=$(git -C "$wt" rev-parse HEAD)
 	applied=$(cat "$gitdir/bsk-applied" 2>/dev/null || true)
 	[ "$head" = "$(git -C "$wt" rev-parse "$base^{commit}")" ] || [ "$head" = "$applied" ] ||
@@ -62,17 +70,32 @@ else
 	[ -z "${KERNEL:-}" ] || info "series goes into worktree $wt, branch $branch of $repo"
 fi
 
+# Interrupted (INT, TERM, HUP) in the middle of the series: back to the
+# base, so that no half-applied series is taken for the user's commits.
+# shellcheck disable=SC2317 # run by the trap
+back_to_base() {
+	trap - INT TERM HUP
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q -B "$branch" "$base"
+	rm -f "$gitdir/bsk-applying" "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
+	info "interrupted; $wt left at $base"
+	exit 130
+}
+: >"$gitdir/bsk-applying"
+trap back_to_base INT TERM HUP
 for p in "${patches[@]}"; do
 	if ! out=$(bsk_git -C "$wt" am -q --no-3way "$PATCHDIR/$p" 2>&1); then
 		why=$(printf '%s\n' "$out" | grep -m1 -E '^error: (patch failed|.*: (does not exist|already exists|patch does not apply))' ||
 			printf '%s\n' "$out" | grep -m1 . || true)
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
 		git -C "$wt" checkout -q -B "$branch" "$base"
-		rm -f "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
+		rm -f "$gitdir/bsk-applying" "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
 		die "patch $p does not apply to $base: ${why#error: } (worktree left at the base)"
 	fi
 done
 git -C "$wt" rev-parse HEAD >"$gitdir/bsk-applied"
 printf '%s\n' "$fingerprint" >"$gitdir/bsk-fingerprint"
+rm -f "$gitdir/bsk-applying"
+trap - INT TERM HUP
 info "applied ${#patches[@]} patches onto $base in $wt"
 printf '%s\n' "$wt"

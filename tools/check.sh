@@ -9,10 +9,12 @@
 #   tools    shellcheck on every script and test, the bats tests
 #   lint     series consistency (lint-series.sh)
 #   (apply)  the base and git am of the series: run whenever a stage below
-#            is, as they all need the applied tree
+#            is, as they all need the applied tree (lint does not)
 #   quilt    quilt push -a --fuzz=0 on a plain tree gives the same files
 #   patches  the per-patch checks of patchcheck.sh for every patch in order
-#            (PATCHES=N or N-M: those only): checkpatch --strict, KUnit,
+#            (PATCHES=N or N-M: those only, with BASE= or KERNEL=, as the
+#            two series number their patches differently): checkpatch
+#            --strict, KUnit,
 #            trailers, kernel-doc, recipients; in full also x86_64 W=1
 #            builds with BFQ =y, =m and clang, and sparse: a patch x check
 #            table; in the light pass KUnit at the last patch only and no
@@ -27,8 +29,9 @@
 # the series' debug guest kernel with the suites built in, built in the
 # background beside the 'make send' test and the LTS pass.  With both
 # bases, the LTS base is fetched, applied and its UML KUnit build warmed
-# in the background (nice) while the mainline checks run.  INT or TERM
-# stops those background builds and waits for them before anything else.
+# in the background (nice) while the mainline checks run.  Every long step
+# runs in a process group of its own: INT, TERM or HUP stops them all and
+# waits for them before the gate exits.
 #
 # On a machine without apt-get nothing is installed: the base and build
 # dependencies must be there, and a stage whose programs are not is
@@ -41,7 +44,7 @@ set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ALL_STAGES="tools lint quilt patches nfc smp send stress"
-TREE_STAGES=(lint quilt patches nfc smp send stress)
+TREE_STAGES=(quilt patches nfc smp send stress)
 
 T0=$SECONDS
 bg=()
@@ -55,7 +58,8 @@ finish() {
 # in_background OUT ERR CMD...: CMD in its own process group, so that it
 # can be stopped with everything it started (a background job of a script
 # ignores SIGINT: Ctrl-C alone would leave it building); stdout to OUT,
-# stderr to ERR ("-": to OUT too); its pid in $!.
+# stderr to ERR ("-": to OUT too); its pid in $!.  bg_wait PID waits for
+# it and forgets it.
 in_background() {
 	local out=$1 err=$2
 	shift 2
@@ -67,11 +71,30 @@ in_background() {
 	bg+=($!)
 }
 
-# On INT or TERM: stop the background builds, wait for them, then leave.
+bg_wait() {
+	local rc=0 p keep=()
+	wait "$1" || rc=$?
+	for p in "${bg[@]}"; do
+		[ "$p" = "$1" ] || keep+=("$p")
+	done
+	bg=("${keep[@]}")
+	return "$rc"
+}
+
+# step CMD...: a long step in the foreground, in its own process group, so
+# that a signal to the gate reaches it at once (bash runs a trap only when
+# the foreground command returns; wait returns on a signal).  Its status.
+step() {
+	setsid "$@" &
+	bg+=($!)
+	bg_wait "$!"
+}
+
+# On INT, TERM or HUP: stop the background builds, wait for them, then leave.
 # shellcheck disable=SC2317 # run by the trap
 interrupted() {
 	local p
-	trap - INT TERM
+	trap - INT TERM HUP
 	for p in "${bg[@]}"; do
 		kill -TERM -- "-$p" 2>/dev/null
 	done
@@ -165,7 +188,7 @@ stage_lint() {
 stage_apply() {
 	stage "base and apply ($b)"
 	if [ "$b" = lts ] && [ -n "${lts_prep:-}" ]; then
-		wait "$lts_prep" || {
+		bg_wait "$lts_prep" || {
 			tail -n 3 "$LOGDIR/lts-prep.log"
 			info "the background LTS preparation failed; trying again here"
 		}
@@ -215,9 +238,11 @@ stage_patches() {
 	fi
 	stage "per-patch checks, $b (${PATCHES:+patches $PATCHES of }${#commits[@]} patches: $what)"
 	t=$SECONDS
-	PATCHCHECK_LIGHT=$light tools/patchcheck.sh "$wt" "$base" "$SERIES" "$L/patches" \
-		2> >(tee "$L/patchcheck.err" >&2) | tee "$L/patchcheck.log"
-	result_of_run "$L/patchcheck.log" "${PIPESTATUS[0]}" "per-patch checks, $b (table: $L/patches/checks.md)" "$t"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	PATCHCHECK_LIGHT=$light ERR=$L/patchcheck.err LOG=$L/patchcheck.log step bash -c \
+		'"$0" "$@" 2> >(tee "$ERR" >&2) | tee "$LOG"; exit "${PIPESTATUS[0]}"' \
+		tools/patchcheck.sh "$wt" "$base" "$SERIES" "$L/patches"
+	result_of_run "$L/patchcheck.log" $? "per-patch checks, $b (table: $L/patches/checks.md)" "$t"
 	stage_end
 }
 
@@ -230,7 +255,7 @@ stage_nfc() {
 	for c in "${commits[@]}"; do
 		git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
 		subj=$(git -C "$wt" log -1 --format=%s "$c")
-		tools/objcheck.sh nfc "$wt" "$c^" "$c" >"$L/nfc-$c.log" 2>&1
+		step tools/objcheck.sh nfc "$wt" "$c^" "$c" >"$L/nfc-$c.log" 2>&1
 		rc=$?
 		cat "$L/nfc-$c.log"
 		result "same object code (tiny, bench, distro configs): $subj ($b)" "$rc"
@@ -272,7 +297,7 @@ stage_smp() {
 	fi
 	stage "KUnit at the tip, $b (x86_64 SMP under sanitizers: QEMU TCG, 2 sockets x 2 CPUs)"
 	t=$SECONDS
-	KUNIT_DEBUG=1 ARCH=x86_64 tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1
+	KUNIT_DEBUG=1 ARCH=x86_64 step tools/kunit.sh "$wt" >"$L/kunit-x86_64.log" 2>&1
 	smp_result "$L/kunit-x86_64.log" $? "$t"
 	stage_end
 }
@@ -280,7 +305,7 @@ stage_smp() {
 stage_smp_end() {
 	local rc=0 d=$LOGDIR/$vm_base
 	stage "KUnit at the tip, $vm_base (x86_64 SMP under sanitizers: the series' debug guest kernel, QEMU TCG, 2 sockets x 2 CPUs)"
-	wait "$vm_pid" || rc=$?
+	bg_wait "$vm_pid" || rc=$?
 	b=$vm_base
 	if [ "$rc" -ne 0 ] || [ ! -s "$d/vmkernel.out" ]; then
 		tail -n 3 "$d/vmkernel.log"
@@ -288,7 +313,7 @@ stage_smp_end() {
 	else
 		info "$(tail -n 1 "$d/vmkernel.log")"
 		KUNIT_DEBUG=1 ARCH=x86_64 KUNIT_KERNEL=$(dirname "$(cat "$d/vmkernel.out")") \
-			tools/kunit.sh "$vm_wt" >"$d/kunit-x86_64.log" 2>&1
+			step tools/kunit.sh "$vm_wt" >"$d/kunit-x86_64.log" 2>&1
 		smp_result "$d/kunit-x86_64.log" $? "$vm_start"
 	fi
 	stage_end
@@ -296,7 +321,7 @@ stage_smp_end() {
 
 stage_send() {
 	stage "make send, dry run: two threads from the sender, git am, v1 then v2 with one change-id"
-	tools/sendcheck.sh >"$L/sendcheck.log" 2>&1
+	step tools/sendcheck.sh >"$L/sendcheck.log" 2>&1
 	result_of_run "$L/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$L/sendcheck.log"
 	stage_end
@@ -309,7 +334,7 @@ stage_send() {
 stage_stress() {
 	stage "short stress on the series debug guest kernel ($stress_base)"
 	BASE=$stress_base STRESS_SECONDS=${CHECK_STRESS_SECONDS:-120} STRESS_OUT=$LOGDIR/stress \
-		STRESS_FRAGMENTS=${vm_wt:+$vm_wt/block/tests/.kunitconfig} tools/stress.sh series >"$LOGDIR/stress.log" 2>&1
+		STRESS_FRAGMENTS=${vm_wt:+$vm_wt/block/tests/.kunitconfig} step tools/stress.sh series >"$LOGDIR/stress.log" 2>&1
 	result_of_run "$LOGDIR/stress.log" $? "short stress, series kernel ($stress_base)" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$LOGDIR/stress.log"
 	stage_end
@@ -357,7 +382,7 @@ main() {
 	cd "$BSK_TOP" || exit 1
 	# The gate runs every suite, and picks its own debug run: what is set
 	# for 'make kunit' must not narrow or change it.
-	unset KUNIT_FILTER KUNIT_DEBUG
+	unset KUNIT_FILTER KUNIT_DEBUG KUNIT_COVERAGE KUNIT_BUILD_ONLY KUNIT_KERNEL
 	STAGES=${STAGES:-$ALL_STAGES}
 	for st in $STAGES; do
 		case " $ALL_STAGES " in
@@ -365,15 +390,27 @@ main() {
 		*) die "STAGES: unknown stage '$st' (stages: $ALL_STAGES)" ;;
 		esac
 	done
-	if [ -n "${PATCHES:-}" ] && ! selected patches; then
-		die "PATCHES=$PATCHES is for the per-patch table; add 'patches' to STAGES"
+	if [ -n "${PATCHES:-}" ]; then
+		selected patches || die "PATCHES=$PATCHES is for the per-patch table; add 'patches' to STAGES"
+		[ -n "${BASE:-}" ] || [ -n "${KERNEL:-}" ] ||
+			die "PATCHES=$PATCHES needs BASE=mainline or BASE=lts: the two series number their patches differently"
+		local n
+		n=$(series_patches "$(bsk_series)" | wc -l)
+		local first=0 last=0
+		if [[ $PATCHES =~ ^([1-9][0-9]*)(-([1-9][0-9]*))?$ ]]; then
+			first=${BASH_REMATCH[1]}
+			last=${BASH_REMATCH[3]:-$first}
+		fi
+		if [ "$first" -eq 0 ] || [ "$first" -gt "$last" ] || [ "$last" -gt "$n" ]; then
+			die "PATCHES=$PATCHES: give a patch number or a range N-M within 1-$n ($(basename "$(bsk_series)"))"
+		fi
 	fi
 	export PATCHES
 	LOGDIR=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-check
 	mkdir -p "$LOGDIR"
 	noapt=
 	command -v apt-get >/dev/null 2>&1 || noapt=1
-	trap interrupted INT TERM
+	trap interrupted INT TERM HUP
 
 	stage_deps
 	! selected tools || stage_tools
@@ -396,7 +433,7 @@ main() {
 	vm_pid=
 	vm_wt=
 	stress_base=
-	if selected "${TREE_STAGES[@]}"; then
+	if selected lint "${TREE_STAGES[@]}"; then
 		for pass in "${passes[@]}"; do
 			check_base "$pass"
 		done

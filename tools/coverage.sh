@@ -48,6 +48,12 @@ if [ -z "$tree" ]; then
 	read -r _ tree _ < <("$BSK_TOP/tools/tree.sh") || exit 1
 fi
 [ -f "$tree/block/tests/.kunitconfig" ] || die "$tree has no block/tests/.kunitconfig: the series is not applied there"
+# kbuild records the resolved path of each source file.
+tree=$(cd "$tree" && pwd -P)
+[ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$tree" ] ||
+	die "$tree is not the top of a git work tree (make coverage changes one file there for its build and restores it with git)"
+git -C "$tree" symbolic-ref -q HEAD >/dev/null ||
+	die "$tree is at a detached commit (a make check running there?); run make coverage on the applied branch"
 out=${COVERAGE_OUT:-$BSK_TOP/results/coverage}
 mkdir -p "$out"
 build=$BSK_CACHE/build/${BSK_BUILD_NAME:-$(basename "$tree")}-um-coverage
@@ -68,8 +74,18 @@ restore() {
 	[ -z "$patched" ] || git -C "$tree" checkout -q -- "$lds"
 	patched=
 }
+# The suites run in a process group of their own, stopped on a signal,
+# before the file is restored.
+kpid=
+# shellcheck disable=SC2317 # called from the trap
+stop() {
+	trap - INT TERM HUP
+	[ -z "$kpid" ] || { kill -TERM -- "-$kpid" 2>/dev/null; wait "$kpid"; }
+	restore
+	exit 130
+}
 trap restore EXIT
-trap 'restore; exit 130' INT TERM
+trap stop INT TERM HUP
 if [ -f "$tree/$lds" ] && ! grep -q '\.fini_array\.\*' "$tree/$lds"; then
 	patched=1
 	sed -i 's/^\t\*(\.fini_array)$/\t*(.fini_array.*)\n&/' "$tree/$lds"
@@ -81,8 +97,11 @@ fi
 [ ! -d "$build" ] || find "$build" -name '*.gcda' -delete
 mkdir -p "$BSK_CACHE/runs"
 log=$BSK_CACHE/runs/coverage-kunit.log
-KUNIT_COVERAGE=1 ARCH=um "$BSK_TOP/tools/kunit.sh" "$tree" >"$log" 2>&1
-rc=$?
+KUNIT_COVERAGE=1 ARCH=um setsid "$BSK_TOP/tools/kunit.sh" "$tree" >"$log" 2>&1 &
+kpid=$!
+rc=0
+wait "$kpid" || rc=$?
+kpid=
 restore
 tail -n 1 "$log"
 [ "$rc" -eq 0 ] || die "the suites failed under UML with gcov (see $log)"
@@ -108,8 +127,8 @@ sed -i "s#^SF:$tree/#SF:#" "$out/coverage.info"
 		"$(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /')" "$(lcov --version | sed 's/.*: //')" \
 		"$(tail -n 1 "$log")"
 	printf 'Data: coverage.info (lcov, the three files). How to read it: docs/arches-coverage.md.\n\n'
-} >"$out/summary.md"
-python3 - "$tree" "$out/coverage.info" "$BSK_TOP/kunit/coverage-exceptions" "${FUNCS[@]}" >>"$out/summary.md" <<'PY'
+} >"$out/summary.md.new"
+python3 - "$tree" "$out/coverage.info" "$BSK_TOP/kunit/coverage-exceptions" "${FUNCS[@]}" >>"$out/summary.md.new" <<'PY'
 import re, sys
 tree, info, exc_file, funcs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 da, brda = {}, {}
@@ -128,10 +147,12 @@ for l in open(info):
         key = (int(ln), blk, br)
         d[key] = d.get(key, 0) + (0 if t == "-" else int(t))
 exc = {}
-for l in open(exc_file):
+for i, l in enumerate(open(exc_file), 1):
     if l.strip() and not l.startswith("#"):
-        f, text, why = l.rstrip("\n").split("\t")
-        exc[(f, text.strip())] = why
+        fields = l.rstrip("\n").split("\t")
+        if len(fields) != 3 or not all(f.strip() for f in fields):
+            sys.exit(f"coverage.sh: error: {exc_file}:{i}: want FUNCTION<TAB>SOURCE LINE<TAB>REASON")
+        exc[(fields[0], fields[1].strip())] = fields[2]
 used = set()
 print("| function | file:lines | lines run | branches taken | not run | not taken both ways |")
 print("|---|---|---|---|---|---|")
@@ -139,6 +160,8 @@ ok = bad = 0
 notes = []
 for fs in funcs:
     path, fn = fs.split(":")
+    if path not in da:
+        sys.exit(f"coverage.sh: error: no coverage data for {path} in {info} (paths: {', '.join(sorted(da)) or 'none'})")
     src = open(f"{tree}/{path}").read().split("\n")
     start = end = None
     for i, l in enumerate(src, 1):
@@ -203,6 +226,8 @@ for key in exc:
 print(f"{ok} passed, {bad} failed")
 PY
 rc=$?
+[ "$rc" -eq 0 ] || { rm -f "$out/summary.md.new"; exit 1; }	# python said why, in one line
+mv "$out/summary.md.new" "$out/summary.md"
 last=$(tail -n 1 "$out/summary.md")
 sed -i '$d' "$out/summary.md"
 cat "$out/summary.md"

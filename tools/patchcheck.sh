@@ -70,7 +70,7 @@ branch=$(git -C "$wt" symbolic-ref -q --short HEAD || echo "$tip")
 first=1
 last=${#pfiles[@]}
 if [ -n "${PATCHES:-}" ]; then
-	[[ $PATCHES =~ ^([0-9]+)(-([0-9]+))?$ ]] ||
+	[[ $PATCHES =~ ^([1-9][0-9]*)(-([1-9][0-9]*))?$ ]] ||
 		die "PATCHES=$PATCHES: give a patch number or a range N-M (1-$last)"
 	first=${BASH_REMATCH[1]}
 	last=${BASH_REMATCH[3]:-$first}
@@ -86,14 +86,14 @@ bg=()
 # shellcheck disable=SC2317 # run by the trap
 interrupted() {
 	local p
-	trap - INT TERM
+	trap - INT TERM HUP
 	for p in "${bg[@]}"; do
 		kill -TERM -- "-$p" 2>/dev/null
 	done
 	wait
 	exit 130
 }
-trap interrupted INT TERM
+trap interrupted INT TERM HUP
 trap 'git -C "$wt" checkout -q "$branch"' EXIT
 
 cells=$logdir/cells.tsv
@@ -250,6 +250,7 @@ else
 fi
 t=$SECONDS
 build_step "$z"
+bg=()
 [ ${#modes[@]} -eq 0 ] || info "builds before patch $first: $((SECONDS - t))s"
 for m in "${modes[@]}"; do
 	[ -n "${skip[$m]:-}" ] || [ -f "$logdir/state/$m-$z.cc" ] ||
@@ -287,6 +288,7 @@ for i in "${!commits[@]}"; do
 		info "KUnit${modes[*]:+ and x86_64 builds}: $((SECONDS - t))s"
 		kunit_cell "$n" "$rc"
 	fi
+	bg=()	# all waited for: no pid of theirs may be signalled later
 
 
 	for m in "${modes[@]}"; do
@@ -398,7 +400,11 @@ cols+=(kernel-doc SoB Fixes Link/Cc recipients)
 	[ "$light" = 0 ] || printf -- '- KUnit: at the last patch only (light pass; BASE=... make check runs it after every patch)\n'
 	[ -z "$ver" ] || printf -- '- recipients: – for every patch: the %s series is not sent (MAINTAINERS-notes, Stable)\n' "$ver"
 } >"$logdir/checks.md"
-cp "$logdir/checks.md" "$BSK_CACHE/checks-$(basename "$wt").md"
+# The cache keeps the last whole table (PATCHES= gives part of one).
+if [ "$first:$last" = "1:${#pfiles[@]}" ]; then
+	mkdir -p "$BSK_CACHE"
+	cp "$logdir/checks.md" "$BSK_CACHE/checks-$(basename "$wt").md"
+fi
 cat "$logdir/checks.md"
 
 ok=$(awk -F'\t' '$3 == "ok" && $2 != "KUnit"' "$cells" | wc -l)
