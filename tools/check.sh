@@ -47,7 +47,6 @@ ALL_STAGES="tools lint quilt patches nfc smp send stress"
 TREE_STAGES=(quilt patches nfc smp send stress)
 
 T0=$SECONDS
-bg=()
 
 finish() {
 	printf '\ncheck: logs in %s; total %ds\n' "$LOGDIR" $((SECONDS - T0))
@@ -68,16 +67,16 @@ in_background() {
 	else
 		setsid "$@" >"$out" 2>"$err" &
 	fi
-	bg+=($!)
+	BSK_BG+=($!)
 }
 
 bg_wait() {
 	local rc=0 p keep=()
 	wait "$1" || rc=$?
-	for p in "${bg[@]}"; do
+	for p in "${BSK_BG[@]}"; do
 		[ "$p" = "$1" ] || keep+=("$p")
 	done
-	bg=("${keep[@]}")
+	BSK_BG=("${keep[@]}")
 	return "$rc"
 }
 
@@ -86,19 +85,15 @@ bg_wait() {
 # the foreground command returns; wait returns on a signal).  Its status.
 step() {
 	setsid "$@" &
-	bg+=($!)
+	BSK_BG+=($!)
 	bg_wait "$!"
 }
 
 # On INT, TERM or HUP: stop the background builds, wait for them, then leave.
 # shellcheck disable=SC2317 # run by the trap
 interrupted() {
-	local p
 	trap - INT TERM HUP
-	for p in "${bg[@]}"; do
-		kill -TERM -- "-$p" 2>/dev/null
-	done
-	wait
+	bg_stop
 	printf 'check: interrupted; background builds stopped (logs in %s)\n' "$LOGDIR" >&2
 	exit 130
 }

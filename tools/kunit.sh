@@ -138,15 +138,8 @@ rm -f "$build/test.log"
 # crash): PASS counts as passed, FAIL and ERROR as failed, SKIP as
 # neither.  No JSON (the build or the boot failed) or nothing run is a
 # failure.
-counts=$(python3 -c 'import json, sys
-def cases(g):
-    for t in g.get("test_cases", []):
-        yield t["status"]
-    for s in g.get("sub_groups", []):
-        yield from cases(s)
-st = list(cases(json.load(open(sys.argv[1]))))
-print(st.count("PASS"), st.count("FAIL") + st.count("ERROR"))' "$run/results.json" 2>/dev/null) || counts=
-read -r passed failed <<<"${counts:-0 0}"
+counts=$(kunit_json_counts "$run/results.json" 2>/dev/null) || counts=
+read -r passed failed _ <<<"${counts:-0 0 0}"
 if [ -z "$counts" ] || [ "$passed" -eq 0 ]; then
 	[ "$failed" -gt 0 ] || failed=1
 fi

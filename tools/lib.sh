@@ -173,3 +173,29 @@ results_end() {
 	printf '%s passed, %s failed\n' "$BSK_PASSED" "$BSK_FAILED"
 	[ "$BSK_FAILED" -eq 0 ]
 }
+
+# Process groups of the long jobs a script started with setsid, so that a
+# signal stops them with everything they started (a background job of a
+# script ignores SIGINT).  bg_stop: TERM to each group, then wait for all.
+BSK_BG=()
+bg_stop() {
+	local p
+	for p in "${BSK_BG[@]}"; do
+		kill -TERM -- "-$p" 2>/dev/null
+	done
+	wait
+}
+
+# kunit_json_counts FILE: "PASSED FAILED SKIPPED" of the cases in a
+# kunit.py --json file (KernelCI format: groups of sub_groups and
+# test_cases; FAIL and ERROR, a crash, count as failed).
+kunit_json_counts() {
+	python3 -c 'import json, sys
+def cases(g):
+    for t in g.get("test_cases", []):
+        yield t["status"]
+    for s in g.get("sub_groups", []):
+        yield from cases(s)
+st = list(cases(json.load(open(sys.argv[1]))))
+print(st.count("PASS"), st.count("FAIL") + st.count("ERROR"), st.count("SKIP"))' "$1"
+}

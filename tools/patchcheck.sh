@@ -82,15 +82,10 @@ in_range() { [ "$1" -ge "$first" ] && [ "$1" -le "$last" ]; }
 # Background builds run in their own process group (a background job of a
 # script ignores SIGINT): on INT or TERM they are stopped and waited for,
 # and only then is the branch checked out again (the EXIT trap).
-bg=()
 # shellcheck disable=SC2317 # run by the trap
 interrupted() {
-	local p
 	trap - INT TERM HUP
-	for p in "${bg[@]}"; do
-		kill -TERM -- "-$p" 2>/dev/null
-	done
-	wait
+	bg_stop
 	exit 130
 }
 trap interrupted INT TERM HUP
@@ -202,7 +197,7 @@ build_step() { # STEP: build every mode at the checked-out commit, side by side
 		[ -z "${skip[$m]:-}" ] || continue
 		setsid "$BSK_TOP/tools/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" &
 		pid[$m]=$!
-		bg+=($!)
+		BSK_BG+=($!)
 	done
 	for m in "${modes[@]}"; do
 		[ -n "${pid[$m]:-}" ] || continue
@@ -250,7 +245,7 @@ else
 fi
 t=$SECONDS
 build_step "$z"
-bg=()
+BSK_BG=()
 [ ${#modes[@]} -eq 0 ] || info "builds before patch $first: $((SECONDS - t))s"
 for m in "${modes[@]}"; do
 	[ -n "${skip[$m]:-}" ] || [ -f "$logdir/state/$m-$z.cc" ] ||
@@ -281,14 +276,14 @@ for i in "${!commits[@]}"; do
 	else
 		setsid "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
 		kpid=$!
-		bg+=($!)
+		BSK_BG+=($!)
 		build_step "$n"
 		rc=0
 		wait "$kpid" || rc=$?
 		info "KUnit${modes[*]:+ and x86_64 builds}: $((SECONDS - t))s"
 		kunit_cell "$n" "$rc"
 	fi
-	bg=()	# all waited for: no pid of theirs may be signalled later
+	BSK_BG=()	# all waited for: no pid of theirs may be signalled later
 
 
 	for m in "${modes[@]}"; do
