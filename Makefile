@@ -50,13 +50,13 @@ all: deps
 	@tools/kunit.sh
 
 deps:
-	@tools/deps.sh $(DEPS)
+	@tools/env/deps.sh $(DEPS)
 
 help:
 	@sed -n '3,/^$$/{/^#/s/^# \{0,1\}//p}' Makefile
 
 base: deps
-	@tools/tree.sh >/dev/null
+	@tools/env/tree.sh >/dev/null
 
 apply: deps
 	@tools/apply.sh
@@ -71,18 +71,18 @@ check:
 	@tools/check.sh
 
 send:
-	@tools/deps.sh base build check
+	@tools/env/deps.sh base build check
 	@tools/send.sh
 
 # The suites on i386 and arm64 under QEMU (ARCHES="i386 arm64").
 arches:
-	@tools/deps.sh base build arches
+	@tools/env/deps.sh base build arches
 	@tools/apply.sh >/dev/null
 	@tools/arches.sh
 
 # Line and branch coverage of the functions the suites call.
 coverage:
-	@tools/deps.sh base build coverage
+	@tools/env/deps.sh base build coverage
 	@tools/apply.sh >/dev/null
 	@tools/coverage.sh
 
@@ -96,12 +96,12 @@ stress:
 
 # Every mutation listed in kunit/mutations/ must make a suite fail.
 mutate:
-	@tools/deps.sh base build x86
+	@tools/env/deps.sh base build x86
 	@tools/apply.sh >/dev/null
 	@tools/mutate.sh
 
 test-tools:
-	@tools/deps.sh check
-	@shellcheck tools/*.sh tools/vm/*.sh tests/*.bash .ci/run
+	@tools/env/deps.sh check
+	@shellcheck tools/*.sh tools/*/*.sh tests/*.bash .ci/run
 	@shellcheck -S warning tests/*.bats
 	@bats tests/

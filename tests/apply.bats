@@ -31,7 +31,7 @@ setup() {
 	[ "$status" -ne 0 ]
 	[[ "${lines[-1]}" == *"patch block-bfq-second-change.patch does not apply"* ]]
 	[[ "${lines[-1]}" == *"block/bfq-iosched.c"* ]]
-	read -r _ wt base < <("$TOP/tools/tree.sh")
+	read -r _ wt base < <("$TOP/tools/env/tree.sh")
 	[ "$(git -C "$wt" rev-parse HEAD)" = "$base" ]
 	[ ! -d "$(git -C "$wt" rev-parse --git-dir)/rebase-apply" ]
 	[ -z "$(git -C "$wt" status --porcelain)" ]
@@ -77,7 +77,7 @@ setup() {
 	rm "$T/patches/cover-letter-for-next"
 	echo '# thread fixes: again' >>"$T/series"
 	echo block-bfq-first-change.patch >>"$T/series"
-	run "$TOP/tools/lint-series.sh" "$T/series"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"no cover letter for thread for-next"* ]]
 	[[ "$output" == *"thread fixes is in two places"* ]]
@@ -138,7 +138,7 @@ setup() {
 }
 
 @test "lint-series: the fixture series is consistent" {
-	run "$TOP/tools/lint-series.sh" "$T/series"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series"
 	[ "$status" -eq 0 ]
 }
 
@@ -146,7 +146,7 @@ setup() {
 	cp "$T/patches/block-bfq-first-change.patch" "$T/patches/orphan.patch"
 	echo gone.patch >>"$T/series"
 	sed -i '/^Signed-off-by:/d' "$T/patches/block-bfq-second-change.patch"
-	run "$TOP/tools/lint-series.sh" "$T/series"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"orphan.patch is in"*"not listed"* ]]
 	[[ "$output" == *"lists gone.patch but"* ]]
@@ -179,11 +179,11 @@ setup() {
 6.12/block-bfq-second-change.patch" ]
 	grep -q '^+line nine (6.12)$' "$T/patches/6.12/block-bfq-second-change.patch"
 	# without a note below --- the LTS patch is refused
-	run "$TOP/tools/lint-series.sh" "$T/series-6.12"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series-6.12"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"6.12/block-bfq-second-change.patch: no note below '---'"* ]]
 	sed -i '0,/^---$/s//---\n6.12: line nine differs.\n/' "$T/patches/6.12/block-bfq-second-change.patch"
-	run "$TOP/tools/lint-series.sh" "$T/series-6.12"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series-6.12"
 	[ "$status" -eq 0 ]
 	# the note survives apply and refresh
 	cp "$T/patches/6.12/block-bfq-second-change.patch" "$BATS_TEST_TMPDIR/with-note"
@@ -199,7 +199,7 @@ setup() {
 	cp "$T/patches/block-bfq-first-change.patch" "$T/patches/6.12/"
 	sed -i '0,/^---$/s//---\n6.12: a note./' "$T/patches/6.12/block-bfq-first-change.patch"
 	sed 's|^block-bfq-first|6.12/block-bfq-first|' "$T/series" >"$T/series-6.12"
-	run "$TOP/tools/lint-series.sh" "$T/series-6.12"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series-6.12"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"6.12/block-bfq-first-change.patch is the mainline patch block-bfq-first-change.patch unchanged"* ]]
 }

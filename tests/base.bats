@@ -26,7 +26,7 @@ EOS
 }
 
 @test "mainline: unstable and stable-backports on the machine's own mirror, signed-by the keyring" {
-	BASE=mainline run bash -c ". '$TOP/tools/base.sh'; make_sources"
+	BASE=mainline run bash -c ". '$TOP/tools/env/base.sh'; make_sources"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://mirror.test/debian/ unstable main" ]
 	[ "${lines[1]}" = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://mirror.test/debian/ stable-backports main" ]
@@ -34,7 +34,7 @@ EOS
 }
 
 @test "lts: only the machine's own suites" {
-	BASE=lts run bash -c ". '$TOP/tools/base.sh'; make_sources"
+	BASE=lts run bash -c ". '$TOP/tools/env/base.sh'; make_sources"
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "$output" == *" http://mirror.test/debian/ bookworm main"* ]]
@@ -46,7 +46,7 @@ EOS
 
 @test "no repository for this release in the apt sources: one error line" {
 	printf 'VERSION_CODENAME=trixie\n' >"$BSK_OS_RELEASE"
-	BASE=mainline run bash -c ". '$TOP/tools/base.sh'; make_sources"
+	BASE=mainline run bash -c ". '$TOP/tools/env/base.sh'; make_sources"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"no Debian 'trixie' repository"* ]]
@@ -62,7 +62,7 @@ EOS
 	d=$BATS_TEST_TMPDIR/src
 	mkdir -p "$d"
 	printf '.*\n*.o\n\n# Debian packaging\n/*\n!/debian/\n' >"$d/.gitignore"
-	run bash -c ". '$TOP/tools/base.sh'; fix_gitignore '$d'"
+	run bash -c ". '$TOP/tools/env/base.sh'; fix_gitignore '$d'"
 	[ "$status" -eq 0 ]
 	run ! grep -qx '/\*' "$d/.gitignore"
 	run ! grep -qx '!/debian/' "$d/.gitignore"
@@ -73,14 +73,14 @@ EOS
 }
 
 @test "unknown BASE: one error line" {
-	run "$TOP/tools/base.sh" stable
+	run "$TOP/tools/env/base.sh" stable
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"unknown BASE 'stable'"* ]]
 }
 
 @test "missing keyring: one error line naming the package" {
-	BSK_KEYRING=$BATS_TEST_TMPDIR/none.gpg run "$TOP/tools/base.sh" mainline
+	BSK_KEYRING=$BATS_TEST_TMPDIR/none.gpg run "$TOP/tools/env/base.sh" mainline
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"apt-get install debian-archive-keyring"* ]]
@@ -92,7 +92,7 @@ EOS
 printf 'Filesystem 1M-blocks Used Available Capacity Mounted\n/dev/x 100 99 1 99%% /\n'
 EOS
 	chmod +x "$BATS_TEST_TMPDIR/bin/df"
-	run bash -c ". '$TOP/tools/lib.sh'; need_space 4096 '$BSK_CACHE/src'"
+	run bash -c ". '$TOP/tools/lib/common.sh'; need_space 4096 '$BSK_CACHE/src'"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"not enough space"*"1 MiB free, 4096 MiB needed"* ]]

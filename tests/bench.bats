@@ -22,10 +22,10 @@ setup() {
 }
 
 @test "vmkernel: unknown kind and missing fragment, one error line each" {
-	run "$TOP/tools/vmkernel.sh" tip
+	run "$TOP/tools/env/vmkernel.sh" tip
 	[ "$status" -eq 1 ]
 	[[ "$output" == "vmkernel.sh: error: usage: vmkernel.sh base|series [FRAGMENT...]" ]]
-	run "$TOP/tools/vmkernel.sh" series "$BATS_TEST_TMPDIR/none.config"
+	run "$TOP/tools/env/vmkernel.sh" series "$BATS_TEST_TMPDIR/none.config"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "vmkernel.sh: error: no config fragment $BATS_TEST_TMPDIR/none.config" ]]
 }

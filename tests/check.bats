@@ -8,7 +8,7 @@ bats_require_minimum_version 1.5.0
 
 # A test that left patchcheck.sh or its fake builds running stops them.
 teardown() {
-	pkill -TERM -f "$BATS_TEST_TMPDIR/top/tools/buildcheck.sh" 2>/dev/null || true
+	pkill -TERM -f "$BATS_TEST_TMPDIR/top/tools/gate/buildcheck.sh" 2>/dev/null || true
 	[ ! -f "$BATS_TEST_TMPDIR/patchcheck.pid" ] || kill -TERM "$(cat "$BATS_TEST_TMPDIR/patchcheck.pid")" 2>/dev/null || true
 }
 
@@ -100,7 +100,7 @@ setup() {
 	k=$BATS_TEST_TMPDIR/k
 	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
 	for r in 3 0-1 2-1 x 1-; do
-		PATCHES=$r run "$TOP/tools/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
+		PATCHES=$r run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
 		[ "$status" -ne 0 ]
 		[ "${#lines[@]}" -eq 1 ]
 		[[ "$output" == "patchcheck.sh: error: PATCHES=$r: "* ]]
@@ -114,7 +114,7 @@ setup() {
 	mkdir -p "$BATS_TEST_TMPDIR/t/scripts"
 	printf '#!/bin/sh\necho 99.0.0\n' >"$BATS_TEST_TMPDIR/t/scripts/min-tool-version.sh"
 	chmod +x "$BATS_TEST_TMPDIR/t/scripts/min-tool-version.sh"
-	PATH=$NB run bash "$TOP/tools/clang.sh" "$BATS_TEST_TMPDIR/t"
+	PATH=$NB run bash "$TOP/tools/gate/clang.sh" "$BATS_TEST_TMPDIR/t"
 	[ "$status" -eq 2 ]
 	[[ "$output" == "clang.sh: t needs LLVM >= 99.0.0; installed here: "*", and no apt-get to install another" ]]
 }
@@ -124,7 +124,7 @@ setup() {
 	printf 'all:\n' >"$BATS_TEST_TMPDIR/t/Makefile"
 	printf '#!/bin/sh\necho 0\n' >"$BATS_TEST_TMPDIR/t/scripts/checker-valid.sh"
 	chmod +x "$BATS_TEST_TMPDIR/t/scripts/checker-valid.sh"
-	PATH=$NB run bash "$TOP/tools/sparse.sh" "$BATS_TEST_TMPDIR/t"
+	PATH=$NB run bash "$TOP/tools/gate/sparse.sh" "$BATS_TEST_TMPDIR/t"
 	[ "$status" -eq 2 ]
 	[ "$output" = "sparse.sh: no sparse that t accepts, and no apt-get to build Debian's" ]
 }
@@ -137,17 +137,17 @@ setup() {
 	# A BSK_TOP whose x86_64 builds never end: each notes where the tree
 	# was when it was stopped.
 	F=$BATS_TEST_TMPDIR/top
-	mkdir -p "$F/tools"
-	cat >"$F/tools/buildcheck.sh" <<-EOS
+	mkdir -p "$F/tools/gate"
+	cat >"$F/tools/gate/buildcheck.sh" <<-EOS
 		#!/bin/bash
 		echo "\$1" >>"$F/started"
 		trap 'echo "\$1 \$(git -C "$k" rev-parse --abbrev-ref HEAD)" >>"$F/stopped"; exit 143' TERM
 		sleep 300 &
 		wait
 	EOS
-	chmod +x "$F/tools/buildcheck.sh"
+	chmod +x "$F/tools/gate/buildcheck.sh"
 	# (3>&-: bats waits for whatever holds its fd 3 open)
-	PATCHCHECK_LIGHT=0 BSK_TOP=$F "$TOP/tools/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" \
+	PATCHCHECK_LIGHT=0 BSK_TOP=$F "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" \
 		"$BATS_TEST_TMPDIR/log" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
 	pid=$!
 	echo "$pid" >"$BATS_TEST_TMPDIR/patchcheck.pid"
@@ -163,7 +163,7 @@ setup() {
 	# all three stopped while the tree was still at the base (detached),
 	# and nothing of them is left running
 	[ "$(sort "$F/stopped" | paste -sd,)" = "clang HEAD,m HEAD,y HEAD" ]
-	run ! pgrep -f "$F/tools/buildcheck.sh"
+	run ! pgrep -f "$F/tools/gate/buildcheck.sh"
 	[ "$(git -C "$k" rev-parse --abbrev-ref HEAD)" = master ]
 }
 
@@ -192,7 +192,7 @@ patchcheck_fakes() {
 	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
 	patchcheck_fakes "$k"
 	mkdir -p "$BATS_TEST_TMPDIR/top/tools"
-	PATCHCHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/patchcheck.sh" "$k" v7.3.4 \
+	PATCHCHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 \
 		"$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL  block-bfq-second-change.patch checkpatch: 1 reports"* ]]
@@ -203,7 +203,7 @@ patchcheck_fakes() {
 
 	# the second patch alone: its row only
 	rm -rf "$BATS_TEST_TMPDIR/log"
-	PATCHES=2 PATCHCHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/patchcheck.sh" "$k" v7.3.4 \
+	PATCHES=2 PATCHCHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 \
 		"$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
 	[ "$status" -ne 0 ]
 	[ "${lines[-1]}" = "3 passed, 1 failed" ]

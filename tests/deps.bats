@@ -17,7 +17,7 @@ setup() {
 @test "missing packages: the apt-get line, nothing installed" {
 	printf '#!/bin/sh\nexit 1\n' >"$B/apt-get" # Debian: apt-get is there
 	chmod +x "$B/apt-get"
-	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/deps.sh" check
+	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/env/deps.sh" check
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"run: sudo apt-get update && sudo apt-get install -y --no-install-recommends sparse dpkg-dev quilt bats shellcheck b4" ]]
@@ -26,13 +26,13 @@ setup() {
 @test "every package is named once even if two commands need it" {
 	printf '#!/bin/sh\nexit 1\n' >"$B/apt-get"
 	chmod +x "$B/apt-get"
-	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/deps.sh" base build
+	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/env/deps.sh" base build
 	[ "$status" -ne 0 ]
 	[ "$(grep -o ' make' <<<"$output" | wc -l)" -eq 1 ]
 }
 
 @test "unknown group: one error line" {
-	run "$TOP/tools/deps.sh" nosuch
+	run "$TOP/tools/env/deps.sh" nosuch
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"unknown dependency group 'nosuch'"* ]]
 }
@@ -43,18 +43,18 @@ setup() {
 		printf '#!/bin/sh\nexit 0\n' >"$B/$c"
 		chmod +x "$B/$c"
 	done
-	PATH=$B run "$B/bash" "$TOP/tools/deps.sh" base
+	PATH=$B run "$B/bash" "$TOP/tools/env/deps.sh" base
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	# and one of them gone is named
 	rm "$B/gpgv"
-	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/deps.sh" base
+	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/env/deps.sh" base
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"apt-get install -y --no-install-recommends gpgv" ]]
 }
 
 @test "no apt-get: the missing programs named with what needs them, in one line" {
-	PATH=$B run "$B/bash" "$TOP/tools/deps.sh" build check
+	PATH=$B run "$B/bash" "$TOP/tools/env/deps.sh" build check
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "deps.sh: error: missing, and no apt-get here to install them: gcc (building the kernel), "* ]]
@@ -66,11 +66,11 @@ setup() {
 @test "KERNEL=your tree: the base needs git and make only, nothing from Debian" {
 	ln -sf "$(command -v git)" "$B/git"
 	ln -sf "$(command -v make)" "$B/make"
-	KERNEL=$BATS_TEST_TMPDIR PATH=$B run "$B/bash" "$TOP/tools/deps.sh" base
+	KERNEL=$BATS_TEST_TMPDIR PATH=$B run "$B/bash" "$TOP/tools/env/deps.sh" base
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	# without KERNEL the same machine lacks the Debian tools
-	PATH=$B run "$B/bash" "$TOP/tools/deps.sh" base
+	PATH=$B run "$B/bash" "$TOP/tools/env/deps.sh" base
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"apt-get (getting the kernel tree)"* ]]
 }

@@ -28,25 +28,25 @@ EOS
 @test "bloat-dirs: same size passes, growth fails with the sizes" {
 	printf '1234' >"$A/block/bfq-iosched.o"
 	printf '1234' >"$B/block/bfq-iosched.o"
-	run "$TOP/tools/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
+	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *'scripts/bloat-o-meter block/bfq-iosched.o'* ]]
 	printf '123456' >"$B/block/bfq-iosched.o"
-	run "$TOP/tools/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
+	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *'block/bfq-iosched.o grew from 4 to 6 bytes'* ]]
 }
 
 @test "bloat-dirs: an object on one side only is an error, not a pass" {
 	printf '1234' >"$A/block/bfq-iosched.o"
-	run "$TOP/tools/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
+	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "${lines[0]}" == *'error: block/bfq-iosched.o was built on one side only'* ]]
 }
 
 @test "bloat-dirs: a missing objects dir is a usage error" {
-	run "$TOP/tools/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$BATS_TEST_TMPDIR/nope"
+	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$BATS_TEST_TMPDIR/nope"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *'usage: objcheck.sh bloat-dirs'* ]]
 }
@@ -73,7 +73,7 @@ EOM
 	nfc_kernel
 	sed -i '1i /* a comment */' "$K/block/blk-mq.c"
 	git -C "$K" commit -q -a -m "blk-mq: a comment"
-	run "$TOP/tools/objcheck.sh" nfc "$K" HEAD~ HEAD
+	run "$TOP/tools/gate/objcheck.sh" nfc "$K" HEAD~ HEAD
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^same code: block/blk-mq.o, ' <<<"$output")" -eq 3 ]
 	[[ "$output" == *'tiny config'*'bench config'*'distro config'* ]]
@@ -85,7 +85,7 @@ EOM
 	nfc_kernel
 	sed -i 's/x + 1/x + 2/' "$K/block/blk-mq.c"
 	git -C "$K" commit -q -a -m "blk-mq: another constant"
-	NFC_CONFIGS=tiny run "$TOP/tools/objcheck.sh" nfc "$K" HEAD~ HEAD
+	NFC_CONFIGS=tiny run "$TOP/tools/gate/objcheck.sh" nfc "$K" HEAD~ HEAD
 	[ "$status" -eq 1 ]
 	[[ "$output" == *'DIFFERENT code: block/blk-mq.o, tiny config'* ]]
 	[[ "$output" == *'0x2(%rdi)'* ]]
@@ -93,7 +93,7 @@ EOM
 
 @test "nfc: an unknown config is one error line" {
 	nfc_kernel
-	NFC_CONFIGS=huge run "$TOP/tools/objcheck.sh" nfc "$K" HEAD~ HEAD
+	NFC_CONFIGS=huge run "$TOP/tools/gate/objcheck.sh" nfc "$K" HEAD~ HEAD
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"error: NFC_CONFIGS: no config 'huge'"* ]]

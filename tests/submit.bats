@@ -10,21 +10,21 @@ setup() {
 
 @test "warnlog.sh keeps a compiler's stderr per object and passes it through" {
 	export BSK_WARN_DIR=$BATS_TEST_TMPDIR/w
-	run "$TOP/tools/warnlog.sh" cc sh -c 'echo "a.c:1:2: warning: x" >&2; exit 3' -- -o block/a.o
+	run "$TOP/tools/gate/warnlog.sh" cc sh -c 'echo "a.c:1:2: warning: x" >&2; exit 3' -- -o block/a.o
 	[ "$status" -eq 3 ]
 	[ "$output" = "a.c:1:2: warning: x" ]
 	[ "$(cat "$BSK_WARN_DIR/cc/block%a.o")" = "a.c:1:2: warning: x" ]
 	# a rebuild without diagnostics empties the object's file
-	run "$TOP/tools/warnlog.sh" cc true -o block/a.o
+	run "$TOP/tools/gate/warnlog.sh" cc true -o block/a.o
 	[ "$status" -eq 0 ]
 	[ ! -s "$BSK_WARN_DIR/cc/block%a.o" ]
 }
 
 @test "warnlog.sh: sparse is keyed by the source, compiler probes are not kept" {
 	export BSK_WARN_DIR=$BATS_TEST_TMPDIR/w
-	run "$TOP/tools/warnlog.sh" sparse sh -c 'echo "s: warning: y" >&2' -- -D__x block/b.c
+	run "$TOP/tools/gate/warnlog.sh" sparse sh -c 'echo "s: warning: y" >&2' -- -D__x block/b.c
 	[ "$(cat "$BSK_WARN_DIR/sparse/block%b.c")" = "s: warning: y" ]
-	run "$TOP/tools/warnlog.sh" cc sh -c 'echo probe >&2' -- -o /tmp/x.o
+	run "$TOP/tools/gate/warnlog.sh" cc sh -c 'echo probe >&2' -- -o /tmp/x.o
 	[ "$output" = probe ]
 	[ ! -e "$BSK_WARN_DIR/cc/%tmp%x.o" ]
 }
@@ -34,14 +34,14 @@ setup() {
 	mkdir -p "$k/scripts"
 	printf '#!/bin/sh\necho 99.0.0\n' >"$k/scripts/min-tool-version.sh"
 	chmod +x "$k/scripts/min-tool-version.sh"
-	run "$TOP/tools/clang.sh" "$k"
+	run "$TOP/tools/gate/clang.sh" "$k"
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"needs LLVM >= 99.0.0; the newest Debian clang here is"* ]]
 }
 
 @test "clang.sh: not a kernel tree: one error line" {
-	run "$TOP/tools/clang.sh" "$BATS_TEST_TMPDIR"
+	run "$TOP/tools/gate/clang.sh" "$BATS_TEST_TMPDIR"
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "clang.sh: error: usage: "* ]]
@@ -99,10 +99,10 @@ setup() {
 }
 
 @test "patchcheck.sh and buildcheck.sh: bad arguments give one error line" {
-	run "$TOP/tools/patchcheck.sh"
+	run "$TOP/tools/gate/patchcheck.sh"
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
-	run "$TOP/tools/buildcheck.sh" q "$BATS_TEST_TMPDIR" s
+	run "$TOP/tools/gate/buildcheck.sh" q "$BATS_TEST_TMPDIR" s
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "buildcheck.sh: error: usage: "* ]]

@@ -18,7 +18,7 @@ snapshot() {
 }
 
 @test "KERNEL pointing at a missing path: one error line" {
-	KERNEL=$BATS_TEST_TMPDIR/nope run "$TOP/tools/tree.sh"
+	KERNEL=$BATS_TEST_TMPDIR/nope run "$TOP/tools/env/tree.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"KERNEL="*"no such directory"* ]]
@@ -26,7 +26,7 @@ snapshot() {
 
 @test "KERNEL pointing at a non-kernel directory: one error line" {
 	mkdir "$BATS_TEST_TMPDIR/notkernel"
-	KERNEL=$BATS_TEST_TMPDIR/notkernel run "$TOP/tools/tree.sh"
+	KERNEL=$BATS_TEST_TMPDIR/notkernel run "$TOP/tools/env/tree.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"is not a Linux kernel source tree"* ]]
@@ -34,7 +34,7 @@ snapshot() {
 
 @test "KERNEL pointing at a tarball tree (no git): one error line" {
 	rm -rf "$K/.git"
-	KERNEL=$K run "$TOP/tools/tree.sh"
+	KERNEL=$K run "$TOP/tools/env/tree.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"not the top of a git repository"* ]]
@@ -54,14 +54,14 @@ snapshot() {
 }
 
 @test "KERNEL_BASE that is not a commit: one error line" {
-	KERNEL=$K KERNEL_BASE=no-such-ref run "$TOP/tools/tree.sh"
+	KERNEL=$K KERNEL_BASE=no-such-ref run "$TOP/tools/env/tree.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"KERNEL_BASE=no-such-ref is not a commit"* ]]
 }
 
 @test "clean KERNEL: repo, worktree in the cache, base commit" {
-	KERNEL=$K run "$TOP/tools/tree.sh"
+	KERNEL=$K run "$TOP/tools/env/tree.sh"
 	[ "$status" -eq 0 ]
 	read -r repo wt base <<<"$output"
 	[ "$repo" = "$(cd "$K" && pwd -P)" ]
@@ -70,7 +70,7 @@ snapshot() {
 }
 
 @test "unknown BASE: one error line" {
-	BASE=stable run "$TOP/tools/tree.sh"
+	BASE=stable run "$TOP/tools/env/tree.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"unknown BASE 'stable'"* ]]

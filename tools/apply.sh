@@ -8,8 +8,8 @@
 # A worktree with uncommitted changes, or with commits that were never
 # exported with refresh.sh, is left alone.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 SERIES=${1:-${SERIES:-$(bsk_series)}}
 [ -f "$SERIES" ] || die "no series file $SERIES"
@@ -19,7 +19,7 @@ for p in "${patches[@]}"; do
 	[ -f "$PATCHDIR/$p" ] || die "series lists $p but $PATCHDIR/$p does not exist"
 done
 
-read -r repo wt base < <("$BSK_TOP/tools/tree.sh") || exit 1
+read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 [ -n "${base:-}" ] || exit 1
 branch=$BSK_BRANCH
 # What this run would produce: the base commit and the exact patch bytes.

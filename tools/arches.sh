@@ -10,8 +10,8 @@
 # counts as a failure; skipped cases are counted on the line (kunit.py
 # prints each with its reason).
 set -uo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 tree=${1:-}
 for a in ${ARCHES:-i386 arm64}; do

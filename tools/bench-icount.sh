@@ -26,8 +26,8 @@
 # Writes ICOUNT_OUT/icount.csv (scenario,kernel,scheduler,metric,value,
 # repeat), ICOUNT_OUT/icount.md (the table) and ICOUNT_OUT/icount.png.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 count=${ICOUNT_COUNT:-60000}
 { [[ $count =~ ^[1-9][0-9]*$ ]] && [ "$count" -ge 1000 ]; } ||
@@ -39,18 +39,18 @@ out=$(cd "$out" && pwd)
 profile=${ICOUNT_PROFILE:-0}
 case $profile in 0 | 1) ;; *) die "ICOUNT_PROFILE=$profile: 0 or 1" ;; esac
 
-"$BSK_TOP/tools/deps.sh" base build vm
+"$BSK_TOP/tools/env/deps.sh" base build vm
 # The guest runs the measurement from a tmpfs: busybox must need no library.
 ldd "$(command -v busybox)" >/dev/null 2>&1 &&
 	die "$(command -v busybox) is linked dynamically; the measurement needs busybox-static (apt-get install busybox-static)"
-vng=$("$BSK_TOP/tools/vng.sh")
+vng=$("$BSK_TOP/tools/env/vng.sh")
 "$BSK_TOP/tools/apply.sh" >/dev/null
 
 T0=$SECONDS
 declare -A img
 for k in base series; do
 	stage "guest kernel: $k"
-	img[$k]=$("$BSK_TOP/tools/vmkernel.sh" "$k")
+	img[$k]=$("$BSK_TOP/tools/env/vmkernel.sh" "$k")
 	stage_end
 done
 
@@ -129,7 +129,7 @@ rm -rf "$d"
 
 if [ "$profile" = 1 ]; then
 	stage "profile kernel (base + configs/profile.config)"
-	pimg=$("$BSK_TOP/tools/vmkernel.sh" base "$BSK_TOP/configs/profile.config")
+	pimg=$("$BSK_TOP/tools/env/vmkernel.sh" base "$BSK_TOP/configs/profile.config")
 	stage_end
 	stage "profile, base kernel, rotational 0"
 	boot "$pimg" base 0 "$raw/profile.csv" 1

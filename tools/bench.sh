@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh [S...] - 'make bench': the seeds' scenarios in a virtme-ng VM,
-# on the base kernel and on the base+series kernel (tools/vmkernel.sh:
+# on the base kernel and on the base+series kernel (tools/env/vmkernel.sh:
 # one tree, one build dir), guest side in tools/vm/bench.sh.
 #
 #   S=S1 ... S6      scenarios (default: all that the guest script has)
@@ -23,8 +23,8 @@
 # BENCH_OUT/summary.md (the table, with bloat-o-meter of base vs series
 # vmlinux) and BENCH_OUT/<S>.png (gnuplot).
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 case ${ICOUNT:-0} in
 0) ;;
@@ -43,10 +43,10 @@ out=${BENCH_OUT:-$BSK_TOP/results/bench}
 mkdir -p "$out/raw"
 out=$(cd "$out" && pwd)
 
-"$BSK_TOP/tools/deps.sh" base build vm
-vng=$("$BSK_TOP/tools/vng.sh")
+"$BSK_TOP/tools/env/deps.sh" base build vm
+vng=$("$BSK_TOP/tools/env/vng.sh")
 "$BSK_TOP/tools/apply.sh" >/dev/null
-read -r _ wt _ < <("$BSK_TOP/tools/tree.sh")
+read -r _ wt _ < <("$BSK_TOP/tools/env/tree.sh")
 
 # Per scenario: kernel command line, runtime of one fio run (s).
 sdebug="scsi_debug.max_queue=64 scsi_debug.ndelay=5000000 scsi_debug.submit_queues=1"
@@ -82,7 +82,7 @@ for k in base series; do
 		continue
 	fi
 	stage "guest kernel: $k"
-	img[$k]=$("$BSK_TOP/tools/vmkernel.sh" "$k")
+	img[$k]=$("$BSK_TOP/tools/env/vmkernel.sh" "$k")
 	stage_end
 done
 

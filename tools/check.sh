@@ -40,8 +40,8 @@
 # PASS, FAIL or SKIP line; the last line is "N passed, N failed", where N
 # counts checks and KUnit cases.
 set -uo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 ALL_STAGES="tools lint quilt patches nfc smp send stress"
 TREE_STAGES=(quilt patches nfc smp send stress)
@@ -127,11 +127,11 @@ needs() {
 stage_deps() {
 	stage "dependencies"
 	if [ -z "$noapt" ]; then
-		tools/deps.sh base build x86 vm check
+		tools/env/deps.sh base build x86 vm check
 		result "dependencies" $?
 	else
 		# What the base and the builds need cannot be skipped.
-		tools/deps.sh base build
+		tools/env/deps.sh base build
 		result "dependencies (base, build; no apt-get: stages that need more are skipped)" $?
 		needs -tools "shellcheck" shellcheck
 		needs -tools "bats tests" bats
@@ -149,7 +149,7 @@ stage_tools() {
 	local rc ok nok
 	stage "tools: shellcheck and bats"
 	if command -v shellcheck >/dev/null 2>&1 || [ -z "$noapt" ]; then
-		shellcheck "$BSK_TOP"/tools/*.sh "$BSK_TOP"/tools/vm/*.sh "$BSK_TOP"/tests/*.bash "$BSK_TOP"/.ci/run \
+		shellcheck "$BSK_TOP"/tools/*.sh "$BSK_TOP"/tools/*/*.sh "$BSK_TOP"/tests/*.bash "$BSK_TOP"/.ci/run \
 			>"$LOGDIR/shellcheck.log" 2>&1
 		result "shellcheck tools" $?
 		# The bats files too (SC2314: a bare "!" asserts nothing in bats).
@@ -174,7 +174,7 @@ stage_tools() {
 
 stage_lint() {
 	stage "series consistency ($b)"
-	tools/lint-series.sh "$SERIES"
+	tools/gate/lint-series.sh "$SERIES"
 	result "$(basename "$SERIES") <-> patches" $?
 	stage_end
 }
@@ -192,7 +192,7 @@ stage_apply() {
 	result "git am of $(basename "$SERIES") onto the $b base" $?
 	stage_end
 	[ -n "$wt" ] || return 1
-	read -r _ _ base < <(tools/tree.sh)
+	read -r _ _ base < <(tools/env/tree.sh)
 	mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
 }
 
@@ -236,7 +236,7 @@ stage_patches() {
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	PATCHCHECK_LIGHT=$light ERR=$L/patchcheck.err LOG=$L/patchcheck.log step bash -c \
 		'"$0" "$@" 2> >(tee "$ERR" >&2) | tee "$LOG"; exit "${PIPESTATUS[0]}"' \
-		tools/patchcheck.sh "$wt" "$base" "$SERIES" "$L/patches"
+		tools/gate/patchcheck.sh "$wt" "$base" "$SERIES" "$L/patches"
 	result_of_run "$L/patchcheck.log" $? "per-patch checks, $b (table: $L/patches/checks.md)" "$t"
 	stage_end
 }
@@ -250,7 +250,7 @@ stage_nfc() {
 	for c in "${commits[@]}"; do
 		git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
 		subj=$(git -C "$wt" log -1 --format=%s "$c")
-		step tools/objcheck.sh nfc "$wt" "$c^" "$c" >"$L/nfc-$c.log" 2>&1
+		step tools/gate/objcheck.sh nfc "$wt" "$c^" "$c" >"$L/nfc-$c.log" 2>&1
 		rc=$?
 		cat "$L/nfc-$c.log"
 		result "same object code (tiny, bench, distro configs): $subj ($b)" "$rc"
@@ -285,7 +285,7 @@ stage_smp() {
 		vm_wt=$wt
 		vm_start=$SECONDS
 		in_background "$L/vmkernel.out" "$L/vmkernel.log" \
-			tools/vmkernel.sh series "$BSK_TOP/configs/debug.config" "$wt/block/tests/.kunitconfig"
+			tools/env/vmkernel.sh series "$BSK_TOP/configs/debug.config" "$wt/block/tests/.kunitconfig"
 		vm_pid=$!
 		info "the series' debug guest kernel with the suites builds in the background (log: $L/vmkernel.log)"
 		return
@@ -316,7 +316,7 @@ stage_smp_end() {
 
 stage_send() {
 	stage "make send, dry run: two threads from the sender, git am, v1 then v2 with one change-id"
-	step tools/sendcheck.sh >"$L/sendcheck.log" 2>&1
+	step tools/gate/sendcheck.sh >"$L/sendcheck.log" 2>&1
 	result_of_run "$L/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$L/sendcheck.log"
 	stage_end
@@ -353,7 +353,7 @@ check_base() {
 		# The clang the per-patch builds need depends on the base (its
 		# minimum LLVM): installed now as root, else one line; none new
 		# enough (or no apt-get to install one) is "n/a" in the table.
-		tools/clang.sh "$wt" >/dev/null 2>"$L/clang.err"
+		tools/gate/clang.sh "$wt" >/dev/null 2>"$L/clang.err"
 		if [ $? -eq 1 ]; then
 			cat "$L/clang.err"
 			result "a Debian clang for the $b base" 1

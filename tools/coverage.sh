@@ -20,8 +20,8 @@
 # the reason), which the table marks and lists.  An exception that no gap
 # uses any more fails too.
 set -uo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 # file:function, in the order of the series.
 FUNCS=(
@@ -45,7 +45,7 @@ FUNCS=(
 command -v lcov >/dev/null || die "lcov not found (make coverage reads gcov's counts with it); run: apt-get install lcov"
 tree=${1:-}
 if [ -z "$tree" ]; then
-	read -r _ tree _ < <("$BSK_TOP/tools/tree.sh") || exit 1
+	read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 fi
 [ -f "$tree/block/tests/.kunitconfig" ] || die "$tree has no block/tests/.kunitconfig: the series is not applied there"
 # kbuild records the resolved path of each source file.

@@ -13,7 +13,7 @@
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
 #   KUNIT_DEBUG=1      under the sanitizers of configs/debug.config (KASAN,
 #                      KFENCE, UBSAN, lockdep, ...; own build dir, -debug):
-#                      any report in the kernel log (tools/splat-patterns)
+#                      any report in the kernel log (tools/lib/splat-patterns)
 #                      is a failure, as is a failed case
 #   KUNIT_COVERAGE=1   ARCH=um: with gcov (the tree's
 #                      tools/testing/kunit/configs/coverage_uml.config; own
@@ -26,7 +26,7 @@
 #                      the debug guest kernel that 'make check' builds with
 #                      configs/debug.config and block/tests/.kunitconfig
 #   BSK_KVM=1          let QEMU use KVM; by default it runs with TCG only
-#                      (tools/qemu-tcg.sh), as KVM hangs guests on machines
+#                      (tools/env/qemu-tcg.sh), as KVM hangs guests on machines
 #                      whose /dev/kvm opens without nested virtualization
 #
 # The build directory is kept per tree and arch in the cache, so later runs
@@ -34,8 +34,8 @@
 # (KernelCI format) go to $BSK_CACHE/runs/<stamp>.  Last line on stdout:
 # "N passed, N failed".
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 arch=${ARCH:-um}
 # The QEMU kunit.py runs (its qemu_configs/<arch>.py names the binary),
@@ -55,13 +55,13 @@ if [ "$arch" != um ] && [ "${BSK_KVM:-0}" != 1 ]; then
 	BSK_QEMU_REAL=$(command -v "$qemu_bin") ||
 		die "$qemu_bin not found (ARCH=$arch boots with it); run: apt-get install $qemu_pkg"
 	mkdir -p "$BSK_CACHE/bin"
-	ln -sfn "$BSK_TOP/tools/qemu-tcg.sh" "$BSK_CACHE/bin/$qemu_bin"
+	ln -sfn "$BSK_TOP/tools/env/qemu-tcg.sh" "$BSK_CACHE/bin/$qemu_bin"
 	export BSK_QEMU_REAL PATH=$BSK_CACHE/bin:$PATH
 fi
 
 tree=${1:-}
 if [ -z "$tree" ]; then
-	read -r _ tree _ < <("$BSK_TOP/tools/tree.sh") || exit 1
+	read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 	[ -d "$tree" ] || die "no applied tree at $tree; run 'make apply' first"
 fi
 [ -f "$tree/block/tests/.kunitconfig" ] ||

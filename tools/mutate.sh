@@ -23,8 +23,8 @@
 # kunit/mutations/<arch>/*.tsv with ARCH=<arch> (x86_64, i386, arm64)
 # ('make mutate').
 set -uo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 if [ $# -eq 0 ]; then
 	v=$(series_version "$(bsk_series)")
@@ -47,7 +47,7 @@ list=${1:-}
 [ -f "$list" ] || die "usage: mutate.sh FILE.tsv [TREE] (no file '$list')"
 tree=${2:-}
 if [ -z "$tree" ]; then
-	read -r _ tree _ < <("$BSK_TOP/tools/tree.sh") || exit 1
+	read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 fi
 [ -d "$tree" ] || die "no applied tree at $tree; run 'make apply' first"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||

@@ -14,8 +14,8 @@
 # "---" (what differs from mainline, and why) from the file it replaces.
 # Only files in patches/<V>/ are written or removed then.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 SERIES=${1:-${SERIES:-$(bsk_series)}}
 PATCHDIR=$(dirname "$SERIES")/patches
@@ -26,7 +26,7 @@ if git -C "$sdir" rev-parse --git-dir >/dev/null 2>&1 &&
 	die "patches/ or $(basename "$SERIES") has uncommitted edits; commit or stash them first"
 fi
 
-read -r _ wt base < <("$BSK_TOP/tools/tree.sh") || exit 1
+read -r _ wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 [ -n "${base:-}" ] || exit 1
 [ -d "$wt" ] || die "no applied tree at $wt; run 'make apply' first"
 

@@ -34,8 +34,8 @@
 # b4 prep --manual-reroll <message-id of its cover letter>
 # (docs/sending.md).
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 # The sender: FROM, or git's identity.
 if [ -n "${FROM:-}" ]; then
@@ -74,14 +74,14 @@ for l in "${tp[@]}"; do
 done
 
 [ "$(printf '%s\n' "${tp[@]%% *}" | uniq | sort | uniq -d)" = "" ] ||
-	die "a thread is in two places of $series (tools/lint-series.sh)"
+	die "a thread is in two places of $series (tools/gate/lint-series.sh)"
 
 if [ -n "${SEND_OUT:-}" ] && [ -e "$SEND_OUT" ] && { [ ! -d "$SEND_OUT" ] || [ -n "$(ls -A "$SEND_OUT")" ]; }; then
 	die "SEND_OUT=$SEND_OUT is not an empty directory; remove it or choose another"
 fi
 
 "$BSK_TOP/tools/apply.sh" >/dev/null
-read -r repo wt base < <("$BSK_TOP/tools/tree.sh")
+read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh")
 tag=$(basename "$wt")
 sname=${BSK_SEND_NAME:-$BSK_BRANCH}
 out=${SEND_OUT:-$BSK_TOP/results/outgoing/$tag-v$rev}

@@ -3,7 +3,7 @@
 #
 # stress.sh [base|series...] - 'make stress': the block layer under
 # switching, hotplug and injected faults, in a virtme-ng VM on a debug
-# kernel (tools/vmkernel.sh with configs/debug.config: KASAN, KFENCE,
+# kernel (tools/env/vmkernel.sh with configs/debug.config: KASAN, KFENCE,
 # UBSAN, lockdep, ...), for the base and for the series (default both).
 # Guest side: tools/vm/stress.sh.
 #
@@ -23,8 +23,8 @@
 # is reported, not counted against the series.  Last line:
 # "N passed, N failed".
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || kernels=(base series)
@@ -37,8 +37,8 @@ out=${STRESS_OUT:-$BSK_TOP/results/stress}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-"$BSK_TOP/tools/deps.sh" base build vm
-vng=$("$BSK_TOP/tools/vng.sh")
+"$BSK_TOP/tools/env/deps.sh" base build vm
+vng=$("$BSK_TOP/tools/env/vng.sh")
 "$BSK_TOP/tools/apply.sh" >/dev/null
 
 for k in "${kernels[@]}"; do
@@ -46,7 +46,7 @@ for k in "${kernels[@]}"; do
 	frags=("$BSK_TOP/configs/debug.config")
 	# shellcheck disable=SC2206 # a list of paths, split on blanks
 	[ "$k" = base ] || frags+=(${STRESS_FRAGMENTS:-})
-	img=$("$BSK_TOP/tools/vmkernel.sh" "$k" "${frags[@]}")
+	img=$("$BSK_TOP/tools/env/vmkernel.sh" "$k" "${frags[@]}")
 	stage_end
 	stage "stress on the $k kernel (${secs}s)"
 	rm -f "$out/$k.json" "$out/$k-dmesg.txt" "$out/$k-fio.txt"
@@ -62,7 +62,7 @@ for k in "${kernels[@]}"; do
 	fi
 	j=$out/$k.json
 	# The excerpts: each splat line with the trace that follows it.
-	grep -aE -A 40 -f "$BSK_TOP/tools/splat-patterns" "$out/$k-dmesg.txt" >"$out/$k-splats.txt" ||
+	grep -aE -A 40 -f "$BSK_TOP/tools/lib/splat-patterns" "$out/$k-dmesg.txt" >"$out/$k-splats.txt" ||
 		rm -f "$out/$k-splats.txt"
 	v() { jq -r ".$1" "$j"; }
 	if [ "$k" = base ]; then

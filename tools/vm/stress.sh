@@ -23,7 +23,7 @@
 # (the kernel log; splats are counted from it).
 set -u
 # the splat patterns the host's tools use, one extended regex per line
-pats=$(cd "$(dirname "$0")/.." && pwd)/splat-patterns
+pats=$(cd "$(dirname "$0")/.." && pwd)/lib/splat-patterns
 kernel=$1
 out=$2
 secs=$3

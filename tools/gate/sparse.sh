@@ -11,10 +11,10 @@
 # cache, once.  Exit 2, with the reason on stderr, when there is no usable
 # sparse and no apt-get.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-# shellcheck source=base.sh
-BASE=mainline . "$(dirname "${BASH_SOURCE[0]}")/base.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 [ "${BASH_SOURCE[0]}" = "$0" ] || die "sparse.sh is a command, not a library"
 
 tree=${1:-}

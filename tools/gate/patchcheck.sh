@@ -44,8 +44,8 @@
 # copied to $BSK_CACHE/checks-<tree>.md) and LOGDIR/recipients.md.  Last
 # line: "N passed, N failed" (KUnit cases plus green cells, red cells).
 set -uo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 wt=${1:-}
 base=${2:-}
@@ -195,7 +195,7 @@ build_step() { # STEP: build every mode at the checked-out commit, side by side
 	declare -A pid=()
 	for m in "${modes[@]}"; do
 		[ -z "${skip[$m]:-}" ] || continue
-		setsid "$BSK_TOP/tools/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" &
+		setsid "$BSK_TOP/tools/gate/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" &
 		pid[$m]=$!
 		BSK_BG+=($!)
 	done

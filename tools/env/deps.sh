@@ -12,8 +12,8 @@
 # fetched: base needs git and make only.  On a machine without apt-get
 # the missing programs are named, with the step that needs them.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 # "command package" pairs per group.
 # shellcheck disable=SC2034 # read through ${!var}

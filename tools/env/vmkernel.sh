@@ -17,8 +17,10 @@
 # fragments must hold in the final .config, or the build stops with the
 # lines that do not.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/kbuild.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
 kind=${1:-}
 case $kind in base|series) ;; *) die "usage: vmkernel.sh base|series [FRAGMENT...]" ;; esac
@@ -34,7 +36,7 @@ for f in "$@"; do
 	suffix+=-${n:-kunit}
 done
 
-read -r repo wt base < <("$BSK_TOP/tools/tree.sh") || exit 1
+read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 tag=$(basename "$wt")
 git -C "$repo" rev-parse -q --verify "refs/heads/$BSK_BRANCH" >/dev/null ||
 	die "no series branch $BSK_BRANCH in $repo; run 'make apply' first"
@@ -53,18 +55,13 @@ fi
 git -C "$vwt" checkout -q --detach "$rev"
 mkdir -p "$out"
 
-cc=gcc
-! command -v ccache >/dev/null || cc="ccache gcc"
+cc=$(kbuild_cc gcc)
 kmake() {
 	make -s -C "$vwt" O="$out" ARCH=x86_64 CC="$cc" -j"$(nproc)" "$@"
 }
-key=$({ git -C "$vwt" ls-files -s -- '*Kconfig*'; cat "${frags[@]}"; } | sha1sum | cut -d' ' -f1)
-if [ "$(cat "$out/.bsk-config-key" 2>/dev/null)" != "$key" ] || [ ! -f "$out/.config" ]; then
-	# tinyconfig's own recipe with the fragments on top: allnoconfig,
-	# so a symbol the fragments make visible stays off unless named.
-	(cd "$vwt" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" \
-		kernel/configs/tiny-base.config kernel/configs/tiny.config \
-		arch/x86/configs/tiny.config "${frags[@]}") >"$out/merge.log" 2>&1 ||
+key=$(kconfig_key "$vwt" "$(cat "${frags[@]}")")
+if kconfig_stale "$out" "$key"; then
+	kconfig_tiny "$vwt" "$out" "${frags[@]}" >"$out/merge.log" 2>&1 ||
 		die "merge_config.sh failed (see $out/merge.log)"
 	kmake olddefconfig >/dev/null
 	# What each symbol's last mention asks (a later fragment overrides).
@@ -78,7 +75,7 @@ if [ "$(cat "$out/.bsk-config-key" 2>/dev/null)" != "$key" ] || [ ! -f "$out/.co
 		esac
 	done | paste -sd' ')
 	[ -z "$bad" ] || die "$out/.config does not hold: $bad (a dependency is missing from the fragments)"
-	printf '%s\n' "$key" >"$out/.bsk-config-key"
+	kconfig_made "$out" "$key"
 fi
 
 t=$SECONDS

@@ -9,8 +9,8 @@
 # stderr, when no Debian clang meets the minimum, or when none installed
 # does and there is no apt-get.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 tree=${1:-}
 [ -x "$tree/scripts/min-tool-version.sh" ] || die "usage: clang.sh KERNEL_TREE"

@@ -11,8 +11,8 @@
 # below "---" and is not a copy of its mainline patch.  One line per problem;
 # exits non-zero if there is any.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 SERIES=${1:-${SERIES:-$(bsk_series)}}
 PATCHDIR=$(dirname "$SERIES")/patches

@@ -2,7 +2,7 @@
 # Shared helpers for the blk-sched-kunit tools.  Sourced, never executed.
 # shellcheck shell=bash
 
-BSK_TOP=${BSK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BSK_TOP=${BSK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BSK_CACHE=${BSK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/blk-sched-kunit}
 BSK_NAME="blk-sched-kunit maintainers"
 BSK_EMAIL="maintainers@blk-sched-kunit.invalid"
@@ -97,11 +97,11 @@ stage_end() {
 
 # splat_lines FILE: the lines of a kernel log that report a bug, a
 # warning, a sanitizer finding, a lockdep splat or a stall
-# (tools/splat-patterns, one extended regex per line; the VM's guest side
+# (tools/lib/splat-patterns, one extended regex per line; the VM's guest side
 # reads the same file).  A missing FILE is an error.
 splat_lines() {
 	[ -f "$1" ] || die "no kernel log $1"
-	grep -aE -f "$BSK_TOP/tools/splat-patterns" "$1" || true
+	grep -aE -f "$BSK_TOP/tools/lib/splat-patterns" "$1" || true
 }
 
 # The one result writer.  Every check of every tool is one line, "PASS

@@ -21,10 +21,10 @@
 #
 # (Bad input to send.sh: tests/submit.bats.)  Last line: "N passed, N failed".
 set -uo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-read -r repo wt base < <("$BSK_TOP/tools/tree.sh" 2>/dev/null) || die "no kernel base"
+read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh" 2>/dev/null) || die "no kernel base"
 tag=$(basename "$wt")
 tmp=$(mktemp -d)
 name=bsk-selftest

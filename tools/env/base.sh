@@ -15,17 +15,17 @@
 # (BSK_BASE_MAX_AGE seconds); a newer package version gives a new tree
 # beside the old one.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	BASE=${1:-${BASE:-mainline}}
 else
-	# sourced for its functions (tests, sparse.sh): $1 is not ours
+	# sourced for its functions (tests): $1 is not ours
 	BASE=${BASE:-mainline}
 fi
-KEYRING=${BSK_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
-OS_RELEASE=${BSK_OS_RELEASE:-/etc/os-release}
 LTS_SERIES=$BSK_LTS_SERIES
 APT_DIR=$BSK_CACHE/apt/$BASE
 SRC_DIR=$BSK_CACHE/src
@@ -34,29 +34,6 @@ case $BASE in
 mainline|lts) ;;
 *) die "unknown BASE '$BASE' (use BASE=mainline or BASE=lts, or KERNEL=/path/to/linux)" ;;
 esac
-
-# The machine's apt repositories: "URI RELEASE COMPONENT", deb Packages only.
-machine_repos() {
-	# shellcheck disable=SC2016 # apt format fields, not shell
-	apt-get indextargets --format '$(TARGET_OF) $(IDENTIFIER) $(REPO_URI) $(RELEASE) $(COMPONENT)' |
-		awk '$1 == "deb" && $2 == "Packages" { print $3, $4, $5 }' | sort -u
-}
-
-codename() {
-	# shellcheck disable=SC1090
-	(. "$OS_RELEASE" && printf '%s\n' "${VERSION_CODENAME:-}")
-}
-
-# The mirror serving this machine's own Debian release.
-mirror_uri() {
-	local cn mirror
-	cn=$(codename)
-	[ -n "$cn" ] || die "no VERSION_CODENAME in $OS_RELEASE: cannot tell which Debian release this is"
-	mirror=$(machine_repos | awk -v cn="$cn" '$2 == cn { print $1; exit }')
-	[ -n "$mirror" ] ||
-		die "no Debian '$cn' repository in this machine's apt sources (apt-get indextargets shows none); add one to /etc/apt/sources.list.d/"
-	printf '%s\n' "$mirror"
-}
 
 # Write the private sources.list for $BASE on stdout.
 make_sources() {
@@ -72,35 +49,6 @@ make_sources() {
 			printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$mirror" "$suite"
 		done
 	fi
-}
-
-# apt options for the private state in $APT_DIR (also used by sparse.sh).
-apt_opts() {
-	APT_OPTS=(-o "Dir::State::Lists=$APT_DIR/lists"
-		  -o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
-		  -o "Dir::Etc::sourceparts=$APT_DIR/sources.list.d"
-		  -o "Dir::Etc::preferencesparts=$APT_DIR/preferences.d"
-		  -o "Dir::Cache=$APT_DIR/cache"
-		  -o "Acquire::Languages=none"
-		  -o "APT::Get::List-Cleanup=false")
-	# The private state lives in the user's cache, which apt's _apt user
-	# may not be able to read; download as the calling user instead.
-	[ "$(id -u)" != 0 ] || APT_OPTS+=(-o "APT::Sandbox::User=root")
-	mkdir -p "$APT_DIR"/lists/partial "$APT_DIR"/cache/archives/partial \
-		 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
-}
-
-# unstable_apt DIR deb|deb-src: a private apt state in DIR/apt for Debian
-# unstable main on the machine's own mirror (signatures checked against
-# the archive keyring), updated (log: DIR/update.log).  For a package
-# that only unstable has (sparse.sh, vng.sh).
-unstable_apt() {
-	local mirror
-	APT_DIR=$1/apt
-	apt_opts
-	mirror=$(mirror_uri) || return 1
-	printf '%s [signed-by=%s] %s unstable main\n' "$2" "$KEYRING" "$mirror" >"$APT_DIR/sources.list"
-	apt-get -q "${APT_OPTS[@]}" update >"$1/update.log" 2>&1
 }
 
 apt_update() {

@@ -30,8 +30,10 @@
 #
 # TREE is a clean git worktree; it is left at the commit it was on.
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/kbuild.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
 mode=${1:-}
 tree=${2:-}
@@ -54,8 +56,7 @@ b=$(git -C "$tree" rev-parse -q --verify "$b^{commit}") || die "not a commit in 
 name=${BSK_BUILD_NAME:-$(basename "$tree")}
 out=$BSK_CACHE/build/$name-x86_64-bloat
 [ "$mode" != bloat ] || mkdir -p "$out"
-cc=gcc
-! command -v ccache >/dev/null || cc="ccache gcc"
+cc=$(kbuild_cc gcc)
 kmake() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 CC="$cc" -j"$(nproc)" "$@"
 }
@@ -78,10 +79,8 @@ configure() {
 		"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null 2>&1
 		;;
 	bench)
-		# tools/vmkernel.sh's recipe, tests off
-		(cd "$tree" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" \
-			kernel/configs/tiny-base.config kernel/configs/tiny.config \
-			arch/x86/configs/tiny.config "$cfg/vm.config" "$cfg/kunit-off.config") >/dev/null 2>&1
+		# tools/env/vmkernel.sh's recipe, tests off
+		kconfig_tiny "$tree" "$out" "$cfg/vm.config" "$cfg/kunit-off.config" >/dev/null 2>&1
 		;;
 	esac
 	kmake olddefconfig >/dev/null

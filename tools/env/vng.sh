@@ -10,10 +10,10 @@
 # init needs the host's udev, and QEMU: both come from Debian's packages
 # (deps.sh vm).
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-# shellcheck source=base.sh
-BASE=mainline . "$(dirname "${BASH_SOURCE[0]}")/base.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 [ "${BASH_SOURCE[0]}" = "$0" ] || die "vng.sh is a command, not a library"
 
 if command -v vng >/dev/null; then
@@ -41,7 +41,7 @@ site=$(find "$dir/root/usr/lib" -maxdepth 3 -type d -name dist-packages | head -
 { [ -n "$site" ] && [ -f "$dir/root/usr/bin/vng" ]; } || die "the virtme-ng package has no usr/bin/vng or dist-packages"
 cat >"$wrap" <<EOF
 #!/bin/sh
-# virtme-ng $(basename "$dir"/dl/virtme-ng_*.deb .deb), unpacked by tools/vng.sh
+# virtme-ng $(basename "$dir"/dl/virtme-ng_*.deb .deb), unpacked by tools/env/vng.sh
 # vng runs virtme-run and the package's other commands from PATH
 PATH=$dir/root/usr/bin:\$PATH PYTHONPATH=$site\${PYTHONPATH:+:\$PYTHONPATH} \\
 	exec /usr/bin/python3 $dir/root/usr/bin/vng "\$@"

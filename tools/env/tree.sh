@@ -12,8 +12,8 @@
 #                        modified: the series goes into a worktree on a new
 #                        branch made from KERNEL_BASE (default HEAD)
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 if [ -n "${KERNEL:-}" ]; then
 	k=$KERNEL
@@ -37,7 +37,7 @@ if [ -n "${KERNEL:-}" ]; then
 	exit 0
 fi
 
-repo=$("$BSK_TOP/tools/base.sh" "${BASE:-mainline}")
+repo=$("$BSK_TOP/tools/env/base.sh" "${BASE:-mainline}")
 tag=$(git -C "$repo" describe --tags --exact-match base 2>/dev/null) ||
 	die "$repo has no version tag on its base commit; move it away and run again"
 printf '%s %s %s\n' "$repo" "$BSK_CACHE/work/$tag" "$tag"

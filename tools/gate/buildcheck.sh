@@ -23,8 +23,10 @@
 #          in) with the Debian clang clang.sh picks (LLVM=-N); exit 2 if
 #          none meets TREE's minimum
 set -euo pipefail
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/kbuild.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
 mode=${1:-}
 tree=${2:-}
@@ -41,21 +43,20 @@ clang) frags+=("$cfg/kunit-tests.config") ;;
 esac
 targets=(block/)
 
-cc=gcc
+cc=$(kbuild_cc gcc)
 tc=()
 if [ "$mode" = clang ]; then
-	llvm=$("$BSK_TOP/tools/clang.sh" "$tree") || exit
-	cc=clang$llvm
+	llvm=$("$BSK_TOP/tools/gate/clang.sh" "$tree") || exit
+	cc=$(kbuild_cc "clang$llvm")
 	tc=(LLVM="$llvm")
 fi
-! command -v ccache >/dev/null || cc="ccache $cc"
 check=()
 rm -f "$state.sparse-na"
 if [ "$mode" = m ]; then
 	rc=0
-	sp=$("$BSK_TOP/tools/sparse.sh" "$tree" 2>"$state.sparse-na") || rc=$?
+	sp=$("$BSK_TOP/tools/gate/sparse.sh" "$tree" 2>"$state.sparse-na") || rc=$?
 	if [ "$rc" -eq 0 ]; then
-		check=(C=1 CHECK="$BSK_TOP/tools/warnlog.sh sparse $sp")
+		check=(C=1 CHECK="$BSK_TOP/tools/gate/warnlog.sh sparse $sp")
 		rm -f "$state.sparse-na"
 	elif [ "$rc" -eq 2 ]; then
 		# No sparse on this machine: the build runs, its sparse cell is
@@ -76,21 +77,20 @@ export BSK_WARN_DIR=$out/.bsk-warn
 [ "$mode" = m ] || rm -rf "$BSK_WARN_DIR/sparse"
 kmake() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 "${tc[@]}" \
-		CC="$BSK_TOP/tools/warnlog.sh cc $cc" -j"$(nproc)" "$@"
+		CC="$BSK_TOP/tools/gate/warnlog.sh cc $cc" -j"$(nproc)" "$@"
 }
 
 # Configure only when a Kconfig file, a fragment or the compiler changed:
 # it costs more than an incremental build.
-key=$({ git -C "$tree" ls-files -s -- '*Kconfig*'; cat "${frags[@]}"; echo "$cc ${tc[*]}"; } |
-	sha1sum | cut -d' ' -f1)
+key=$(kconfig_key "$tree" "$(cat "${frags[@]}")" "$cc ${tc[*]}")
 # tinyconfig only for a new build dir: regenerating it each time would
 # make kbuild see every symbol the fragments set change twice and rebuild
 # all.  Afterwards the fragments are merged onto the existing .config.
-if [ "$(cat "$out/.bsk-config-key" 2>/dev/null)" != "$key" ] || [ ! -f "$out/.config" ]; then
+if kconfig_stale "$out" "$key"; then
 	[ -f "$out/.config" ] || kmake tinyconfig >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >"$out/merge.log" 2>&1
 	kmake olddefconfig >/dev/null
-	printf '%s\n' "$key" >"$out/.bsk-config-key"
+	kconfig_made "$out" "$key"
 fi
 want=y
 [ "$mode" != m ] || want=m
