@@ -102,7 +102,20 @@ cell() {
 
 # --- on the patch mails, and on the applied tree at the tip ---------------
 gm=("$wt/scripts/get_maintainer.pl" --nogit --nogit-fallback --nogit-chief-penguins --norolestats)
-fixes_git=${FIXES_GIT:-$wt}
+# Fixes: tags are checkpatch's own BAD_FIXES_TAG check.  It checks the
+# form always, and the quoted subject where GIT_DIR has the commit; where
+# GIT_DIR has a history without it (the Debian base is one commit) it
+# checks nothing.  So: once with no git dir (the form), and once more with
+# FIXES_GIT's (the subject) when it is set.
+fixes_gitdir=
+if [ -n "${FIXES_GIT:-}" ]; then
+	fixes_gitdir=$(git -C "$FIXES_GIT" rev-parse --absolute-git-dir 2>/dev/null) ||
+		die "FIXES_GIT=$FIXES_GIT is not a git tree"
+fi
+fixes_check() { # MAIL GIT_DIR
+	(cd "$wt" && GIT_DIR=$2 PATH=/usr/bin:/bin:$PATH scripts/checkpatch.pl --quiet --show-types \
+		--types BAD_FIXES_TAG "$1")
+}
 {
 	echo '| patch | To | Cc |'
 	echo '|---|---|---|'
@@ -139,24 +152,21 @@ for i in "${!pfiles[@]}"; do
 	fx=$(grep '^Fixes:' <<<"$msg" || true)
 	if [ -z "$fx" ]; then
 		cell "$n" Fixes na
+	elif ! fixes_check "$p" /nonexistent >"$logdir/fixes-$n.log" 2>&1; then
+		cell "$n" Fixes fail "$(grep -m1 -A1 BAD_FIXES_TAG "$logdir/fixes-$n.log" | paste -sd' ')"
+	elif [ -n "$fixes_gitdir" ] && ! fixes_check "$p" "$fixes_gitdir" >"$logdir/fixes-$n.log" 2>&1; then
+		cell "$n" Fixes fail "$(grep -m1 -A1 BAD_FIXES_TAG "$logdir/fixes-$n.log" | paste -sd' ')"
 	else
-		bad=
 		note=
-		while read -r line; do
-			if [[ ! $line =~ ^Fixes:\ ([0-9a-f]{12,40})\ \(\"(.+)\"\)$ ]]; then
-				bad="malformed: $line"
-				break
-			fi
-			id=${BASH_REMATCH[1]}
-			want=${BASH_REMATCH[2]}
-			if have=$(git -C "$fixes_git" log -1 --format=%s "$id^{commit}" 2>/dev/null); then
-				[ "$have" = "$want" ] || { bad="$id is \"$have\""; break; }
-				note="subject checked"
+		mapfile -t ids < <(sed -n 's/^Fixes: \([0-9a-f]*\) .*/\1/p' <<<"$fx")
+		for id in "${ids[@]}"; do
+			if [ -n "$fixes_gitdir" ] && GIT_DIR=$fixes_gitdir git cat-file -e "$id^{commit}" 2>/dev/null; then
+				note+="${note:+; }$id: subject checked"
 			else
-				note="form checked; $id is not in the history of ${FIXES_GIT:-the base} (set FIXES_GIT)"
+				note+="${note:+; }$id: form checked, not in the history of ${FIXES_GIT:-the base} (set FIXES_GIT)"
 			fi
-		done <<<"$fx"
-		if [ -n "$bad" ]; then cell "$n" Fixes fail "$bad"; else cell "$n" Fixes ok "$note"; fi
+		done
+		cell "$n" Fixes ok "$note"
 	fi
 
 	tl=$(grep -E '^(Link|Closes|Cc):' <<<"$msg" || true)
