@@ -36,6 +36,10 @@ group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck
 files_build="/usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev"
 # shellcheck disable=SC2034
 files_check="/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
+# The Python modules of Debian's virtme-ng, which tools/env/vng.sh unpacks
+# without installing it (the package's Depends).
+# shellcheck disable=SC2034
+files_vm="/usr/lib/python3/dist-packages/requests/__init__.py:python3-requests /usr/lib/python3/dist-packages/argcomplete/__init__.py:python3-argcomplete"
 
 # With your own tree nothing Debian-specific is needed to get a base.
 # shellcheck disable=SC2034
