@@ -66,9 +66,17 @@ setup() {
 	ICOUNT=1 ICOUNT_PROFILE=yes run "$TOP/tools/bench.sh"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "bench-icount.sh: error: ICOUNT_PROFILE=yes: 0 or 1" ]]
-	ICOUNT=1 S=S5 run "$TOP/tools/bench.sh"
+	ICOUNT=1 S=S2 run "$TOP/tools/bench.sh"
 	[ "$status" -eq 1 ]
-	[[ "$output" == "bench-icount.sh: error: S=S5: ICOUNT=1 has one scenario"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "bench-icount.sh: error: S=S2: ICOUNT=1 counts S1, S4, S5 and S6"* ]]
+	ICOUNT=1 S="S1 S7" run "$TOP/tools/bench.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bench-icount.sh: error: S=S1 S7: ICOUNT=1 counts S1, S4, S5 and S6"* ]]
+	ICOUNT=1 ICOUNT_PROFILE=1 S=S6 run "$TOP/tools/bench.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "bench-icount.sh: error: ICOUNT_PROFILE=1 profiles S1's path; S=S6 leaves S1 out" ]]
 	ICOUNT=2 run "$TOP/tools/bench.sh"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "bench.sh: error: ICOUNT=2: 0 or 1" ]]

@@ -1,99 +1,308 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# icount.sh KERNEL OUTFILE COUNT ROT [PROFILE] - guest side of
+# icount.sh SCENARIO KERNEL OUTFILE COUNT [ROT [PROFILE]] - guest side of
 # 'make bench ICOUNT=1' (tools/bench-icount.sh boots it under QEMU
-# -icount shift=0,sleep=off, one vCPU: the guest's clock advances 1 ns per
-# guest instruction, so a time read in the guest is an instruction count).
+# -icount shift=0,sleep=off: the guest's clock advances 1 ns per guest
+# instruction, and jumps over the time every vCPU sleeps, so a time read
+# in the guest is an instruction count, plus the sleep where the guest
+# waited for a timer).  Appends one line per figure to OUTFILE:
+#   <scenario>,<KERNEL>,<variant>,<metric>,<value>,<repeat>
+# and says each on the console ("icount: ...").
 #
-# On null_blk (irqmode=0: completed inside ->queue_rq(), no timer, no
-# interrupt; rotational ROT from the kernel command line), for none,
-# mq-deadline and bfq in that order, each a fresh instance switched to
-# through none: a warm-up of COUNT/4 reads that is not counted, then COUNT
-# sequential 4 KiB O_DIRECT reads in one dd, timed with /proc/timer_list's
-# "now at".  The first scheduler is measured a second time at the end, on a
-# fresh instance again: the repeat that tells whether the figures hold.
-# Appends to OUTFILE, one line per figure:
-#   S1-rot<ROT>,<KERNEL>,<sched>,instructions per I/O,<value>,<repeat>
-# With PROFILE=1 (a kernel with CONFIG_FUNCTION_PROFILER), also each
-# scheduler's function profile over the COUNT reads, self time
-# (graph-time 0): OUTFILE.<sched>.profile.
+#   S1  (one vCPU; null_blk nullb0 from the kernel command line:
+#       irqmode=0, completed inside ->queue_rq(), no timer, no interrupt;
+#       rotational ROT) for none, mq-deadline and bfq in that order, each
+#       a fresh instance switched to through none: a warm-up of COUNT/4
+#       reads that is not counted, then COUNT sequential 4 KiB O_DIRECT
+#       reads in one dd, timed with /proc/timer_list's "now at".  The
+#       first scheduler is measured again at the end on a fresh instance:
+#       the repeat.  With PROFILE=1 (a kernel with
+#       CONFIG_FUNCTION_PROFILER), also each scheduler's function profile
+#       over the COUNT reads, self time: OUTFILE.<sched>.profile.
+#   S46 (one vCPU) S4 and S6 on null_blk devices made through configfs
+#       whose requests complete from a timer, so the vCPU sleeps while
+#       they are at the device: the figure is the busy time, the window
+#       less the time the vCPU spent idle (ftrace's power:cpu_idle
+#       events, summed between two trace_marker lines), per I/O.  fio's
+#       start-up and the fill and drain of its queue are the same for
+#       any amount of I/O, so each figure is the difference of two fio
+#       runs, of N and 3N I/Os, over the 2N I/Os between them
+#       (N = COUNT/8), after a warm-up run of N.
+#       S4: 4 KiB O_DIRECT random reads (one psync reader) against 4
+#       buffered sequential writers with end_fsync, on a device of 128
+#       tags completing in 1 ms (nr_requests 256): busy instructions
+#       per 4 KiB moved (read or written), for none, mq-deadline, bfq,
+#       bfq low_latency=0 (then none again: the repeat).
+#       S6: the merge hash as it fills: mq-deadline on a device of one
+#       tag completing in 100 us, fio io_uring 4 KiB O_DIRECT random
+#       reads at iodepth = nr_requests, so nearly nr_requests requests
+#       wait in the scheduler, hashed, and every new read looks for a
+#       back merge in a chain of about nr_requests/64 of them (random
+#       reads never merge: the lookup walks the whole chain):
+#       busy instructions per I/O at nr_requests 64, 256, 1024, 2048
+#       (MAX_SCHED_RQ: 4096 is refused) with nomerges 0 (lookups) and
+#       2 (none), nr_requests 64 again at the end: the repeat.
+#       S4 and S6 can run alone (SCENARIO S4 or S6) or in one boot
+#       (S46).
+#   S5  (two vCPUs, one LLC; nullb0 with irqmode=1, completed through
+#       blk_mq_complete_request(), one hardware queue for both CPUs): dd
+#       pinned to CPU 0 reads COUNT sequential 4 KiB O_DIRECT blocks for
+#       none and bfq with rq_affinity 0, 1, 2, then all again: the
+#       guest's instructions per I/O on both vCPUs (no timer is armed, so
+#       a vCPU only sleeps while the other works and the clock counts
+#       the instructions of both), the IPIs (CAL: completions sent home
+#       and remote wake-ups) per I/O, and the share of BLOCK softirqs
+#       (completions) that ran on CPU 0, the submitting CPU.
 set -eu
-kernel=$1
-outf=$2
-count=$3
-rot=$4
-profile=${5:-0}
-# Nothing between the two clock reads may wait for the host: under
+scenario=$1
+kernel=$2
+outf=$3
+count=$4
+rot=${5:-0}
+profile=${6:-0}
+# Nothing between two clock reads may wait for the host: under
 # sleep=off an idle vCPU jumps the clock to the next timer, so a binary
 # or library read from the host's filesystem would count its wait.  The
-# work runs from a tmpfs with a static busybox: dd, awk and this script.
+# S1 and S5 work runs from a tmpfs with a static busybox: dd, awk and
+# this script.  (S46 subtracts the idle time; fio comes from the host.)
 if [ "${ICOUNT_INNER:-0}" != 1 ]; then
 	d=/tmp/icount
 	mkdir -p $d
 	mountpoint -q $d || mount -t tmpfs none $d
 	cp "$(command -v busybox)" "$0" $d/
-	ICOUNT_INNER=1 exec $d/busybox sh $d/icount.sh "$@"
+	ICOUNT_FIO=$(command -v fio || true) ICOUNT_INNER=1 exec $d/busybox sh $d/icount.sh "$@"
 fi
 bb=/tmp/icount/busybox
-dev=nullb0
 say() {
-	printf 'icount: %s rot %s: %s\n' "$kernel" "$rot" "$*"
+	printf 'icount: %s %s: %s\n' "$kernel" "$tag" "$*" >&2
+}
+fail() {
+	say "$*"
+	exit 1
 }
 now() {
 	# shellcheck disable=SC2016 # awk's $3
 	$bb awk '/^now at/ { print $3; exit }' /proc/timer_list
 }
-[ -b /dev/$dev ] || { say "no /dev/$dev"; exit 1; }
-[ "$($bb cat /sys/block/$dev/queue/rotational)" = "$rot" ] ||
-	{ say "/dev/$dev is not rotational=$rot"; exit 1; }
+# put SCENARIO VARIANT METRIC VALUE REPEAT
+put() {
+	printf '%s,%s,%s,%s,%s,%s\n' "$1" "$kernel" "$2" "$3" "$4" "$5" >>"$outf"
+	say "$2 repeat $5: $4 $3"
+}
 tr=/sys/kernel/tracing
-if [ "$profile" = 1 ]; then
-	[ -e $tr/function_profile_enabled ] || $bb mount -t tracefs none $tr 2>/dev/null || true
-	[ -e $tr/function_profile_enabled ] || { say "no function profiler in this kernel"; exit 1; }
-	# self time: not the functions called, not the time switched out.
-	# On 7.3.4 options/graph-time does not reach the profiler:
-	# set_tracer_flag() tests the mask against TRACE_GRAPH_GRAPH_TIME
-	# (0x400), which is TRACE_ITER(ANNOTATE); clearing annotate does it.
-	echo 0 >$tr/options/graph-time
-	echo 0 >$tr/options/sleep-time
-	echo 1 >$tr/options/annotate
-	echo 0 >$tr/options/annotate
-fi
+[ -e $tr/trace_marker ] || $bb mount -t tracefs none $tr 2>/dev/null || true
 
-# fresh SCHED: a new instance of SCHED, through none
+# fresh DEV SCHED: a new instance of SCHED, through none
 fresh() {
-	echo none >/sys/block/$dev/queue/scheduler
-	echo "$1" >/sys/block/$dev/queue/scheduler
-	$bb grep -q "\[$1\]" /sys/block/$dev/queue/scheduler || { say "cannot set $1"; exit 1; }
+	echo none >/sys/block/"$1"/queue/scheduler
+	echo "$2" >/sys/block/"$1"/queue/scheduler
+	$bb grep -q "\[$2\]" /sys/block/"$1"/queue/scheduler || fail "cannot set $2 on $1"
 }
 
 reads() {
-	$bb dd if=/dev/$dev of=/dev/null bs=4096 count="$1" iflag=direct 2>/dev/null
+	$bb dd if=/dev/"$dev" of=/dev/null bs=4096 count="$1" iflag=direct 2>/dev/null
 }
 
-# measure SCHED REPEAT
-measure() {
-	fresh "$1"
-	reads $((count / 4))
-	if [ "$profile" = 1 ]; then
-		echo 0 >$tr/function_profile_enabled
-		echo 1 >$tr/function_profile_enabled
-	fi
-	t0=$(now)
-	reads "$count"
-	t1=$(now)
-	if [ "$profile" = 1 ]; then
-		echo 0 >$tr/function_profile_enabled
-		$bb cat $tr/trace_stat/function0 >"$outf.$1.profile"
-	fi
-	v=$($bb awk -v a="$t0" -v b="$t1" -v n="$count" 'BEGIN { printf "%.1f", (b - a) / n }')
-	printf 'S1-rot%s,%s,%s,instructions per I/O,%s,%s\n' "$rot" "$kernel" "$1" "$v" "$2" >>"$outf"
-	say "$1 repeat $2: $v instructions per I/O"
+# nullb NAME ATTR=VALUE...: a null_blk device through configfs
+nullb() {
+	c=/sys/kernel/config/nullb
+	[ -d $c ] || $bb mount -t configfs none /sys/kernel/config
+	mkdir $c/"$1"
+	for a in "$@"; do
+		[ "$a" = "$1" ] || echo "${a#*=}" >$c/"$1"/"${a%%=*}"
+	done
+	echo 1 >$c/"$1"/power
+	[ -b /dev/"$1" ] || fail "no /dev/$1 after configfs power=1"
 }
 
-for s in none mq-deadline bfq; do
-	measure "$s" 1
-done
-measure none 2
+# busy CMD...: run CMD; print the virtual ns the vCPU was busy in between
+# (one vCPU: the window between two trace_marker lines less the time
+# from each cpu_idle entry to the interrupt that ends it.  x86's idle is
+# "sti; hlt": the interrupt that wakes the vCPU, a timer completing a
+# request, runs with its softirqs before cpu_idle's exit event, so the
+# interval ends at the first interrupt entry event, not at the exit.)
+busy() {
+	echo 0 >$tr/tracing_on
+	echo >$tr/trace
+	for e in $events; do echo 1 >$tr/events/"$e"/enable; done
+	echo 1 >$tr/tracing_on
+	echo icount-start >$tr/trace_marker
+	"$@" >/dev/null 2>/tmp/icount/err || { $bb cat /tmp/icount/err >&2; fail "$* failed"; }
+	echo icount-end >$tr/trace_marker
+	echo 0 >$tr/tracing_on
+	for e in $events; do echo 0 >$tr/events/"$e"/enable; done
+	$bb grep -q '^overrun: 0$' $tr/per_cpu/cpu0/stats || fail "the trace buffer overran"
+	# shellcheck disable=SC2016 # awk's fields
+	$bb awk 'match($0, / [0-9]+\.[0-9]+: /) { t = substr($0, RSTART + 1, RLENGTH - 3) * 1e9 }
+		/: icount-start$/ { t0 = t; on = 1; next }
+		/: icount-end$/ { t1 = t; on = 0; next }
+		on && / cpu_idle: state=4294967295 / { if (idle) { slept += t - i0; idle = 0 }; next }
+		on && / cpu_idle: state=/ { i0 = t; idle = 1; next }
+		on && idle && /_entry: / { slept += t - i0; idle = 0 }
+		END { if (!t1) exit 1; printf "%.0f\n", t1 - t0 - slept }' $tr/trace
+}
+
+# marginal VARIANT METRIC UNITS REPEAT CMD...: CMD N runs N units of
+# I/O; the busy time of 3N less that of N, over 2N
+marginal() {
+	v=$1 m=$2 u=$3 rep=$4
+	shift 4
+	"$@" "$u" >/dev/null 2>&1 || fail "$v: warm-up failed: $*"
+	b1=$(busy "$@" "$u") || fail "$v: no busy time"
+	b3=$(busy "$@" $((3 * u))) || fail "$v: no busy time"
+	say "$v: busy $b1 ns for $u units, $b3 ns for $((3 * u))"
+	put "$tag" "$v" "$m" "$($bb awk -v a="$b1" -v b="$b3" -v n="$u" 'BEGIN { printf "%.1f", (b - a) / (2 * n) }')" "$rep"
+}
+
+case $scenario in
+S1)
+	tag=S1-rot$rot
+	dev=nullb0
+	[ -b /dev/$dev ] || fail "no /dev/$dev"
+	[ "$($bb cat /sys/block/$dev/queue/rotational)" = "$rot" ] ||
+		fail "/dev/$dev is not rotational=$rot"
+	if [ "$profile" = 1 ]; then
+		[ -e $tr/function_profile_enabled ] || fail "no function profiler in this kernel"
+		# self time: not the functions called, not the time switched out.
+		# On 7.3.4 options/graph-time does not reach the profiler:
+		# set_tracer_flag() tests the mask against TRACE_GRAPH_GRAPH_TIME
+		# (0x400), which is TRACE_ITER(ANNOTATE); clearing annotate does it.
+		echo 0 >$tr/options/graph-time
+		echo 0 >$tr/options/sleep-time
+		echo 1 >$tr/options/annotate
+		echo 0 >$tr/options/annotate
+	fi
+	# measure SCHED REPEAT
+	measure() {
+		fresh $dev "$1"
+		reads $((count / 4))
+		if [ "$profile" = 1 ]; then
+			echo 0 >$tr/function_profile_enabled
+			echo 1 >$tr/function_profile_enabled
+		fi
+		t0=$(now)
+		reads "$count"
+		t1=$(now)
+		if [ "$profile" = 1 ]; then
+			echo 0 >$tr/function_profile_enabled
+			$bb cat $tr/trace_stat/function0 >"$outf.$1.profile"
+		fi
+		put "$tag" "$1" "instructions per I/O" \
+			"$($bb awk -v a="$t0" -v b="$t1" -v n="$count" 'BEGIN { printf "%.1f", (b - a) / n }')" "$2"
+	}
+	for s in none mq-deadline bfq; do
+		measure "$s" 1
+	done
+	measure none 2
+	;;
+S4 | S6 | S46)
+	fio=${ICOUNT_FIO:-}
+	[ -n "$fio" ] || { tag=S4; fail "no fio"; }
+	[ -e $tr/events/power/cpu_idle/enable ] || { tag=S4; fail "no power:cpu_idle trace event in this kernel"; }
+	[ -e $tr/events/irq_vectors/enable ] || { tag=S4; fail "no irq_vectors trace events in this kernel"; }
+	events="power/cpu_idle irq_vectors irq/irq_handler_entry"
+	echo 16384 >$tr/buffer_size_kb
+	n=$((count / 8))
+
+	tag=S4
+	dev=nullb1
+	case $scenario in S6) ;; *)
+	nullb $dev size=1024 queue_mode=2 submit_queues=1 hw_queue_depth=128 irqmode=2 completion_nsec=1000000
+	# Writeback with fewer moving parts: the flusher starts at 4 MiB
+	# dirty, the writers are never throttled (balance_dirty_pages()
+	# paces them from bandwidth estimates that every run changes), no
+	# periodic wake-up.  Five processes and the flusher still interleave
+	# differently from run to run: S4's repeat differs by up to about 1%
+	# (0.6% with the defaults, 0.9% and 0.7% with these), and
+	# tools/bench-icount.sh reports it rather than holding it to 0.2%.
+	echo $((4 << 20)) >/proc/sys/vm/dirty_background_bytes
+	echo $((512 << 20)) >/proc/sys/vm/dirty_bytes
+	echo 0 >/proc/sys/vm/dirty_writeback_centisecs
+	# s4 UNITS: UNITS 4 KiB units in all, a fifth of them read, the
+	# rest written by four writers (the page cache of the device is
+	# dropped first: every run writes into clean, absent pages)
+	s4() {
+		$bb blockdev --flushbufs /dev/$dev
+		r=$(($1 / 5))
+		w=$((($1 - r) / 4))
+		"$fio" --output=/dev/null \
+			--name=writers --filename=/dev/$dev --rw=write --bs=64k --ioengine=psync \
+			--numjobs=4 --offset_increment=192m --io_size=$((w * 4))k --end_fsync=1 \
+			--name=reader --filename=/dev/$dev --rw=randread --bs=4k --direct=1 \
+			--ioengine=psync --io_size=$((r * 4))k --offset=768m --size=256m --randrepeat=1
+	}
+	# VARIANT:REPEAT, a variant bfq/K=V sets BFQ's tunable K to V
+	for vr in none:1 mq-deadline:1 bfq:1 bfq/low_latency=0:1 none:2; do
+		v=${vr%:*}
+		fresh $dev "${v%%/*}"
+		case $v in */*=*) k=${v#*/}; echo "${k#*=}" >/sys/block/$dev/queue/iosched/"${k%%=*}" ;; esac
+		marginal "$v" "instructions per 4 KiB moved" "$n" "${vr##*:}" s4
+	done
+
+	;; esac
+
+	tag=S6
+	dev=nullb2
+	case $scenario in S4) ;; *)
+	nullb $dev size=1024 queue_mode=2 submit_queues=1 hw_queue_depth=1 irqmode=2 completion_nsec=100000
+	# s6 NR UNITS: UNITS random reads at iodepth NR, 8 KiB aligned so
+	# that no two are adjacent: no read ever merges
+	s6() {
+		"$fio" --output=/dev/null --name=s6 --filename=/dev/$dev --ioengine=io_uring \
+			--rw=randread --bs=4k --blockalign=8k --direct=1 --iodepth="$1" --io_size=$(($2 * 4))k \
+			--norandommap --randrepeat=1
+	}
+	# NOMERGES:NR_REQUESTS:REPEAT
+	for f in 0:64:1 0:256:1 0:1024:1 0:2048:1 0:64:2 2:64:1 2:256:1 2:1024:1 2:2048:1 2:64:2; do
+		nm=${f%%:*} nr=${f#*:} rep=${f##*:}
+		nr=${nr%:*}
+		fresh $dev mq-deadline
+		echo "$nr" >/sys/block/$dev/queue/nr_requests
+		echo "$nm" >/sys/block/$dev/queue/nomerges
+		[ "$($bb cat /sys/block/$dev/queue/nr_requests)" = "$nr" ] || fail "nr_requests is not $nr"
+		marginal "mq-deadline nr_requests=$nr nomerges=$nm" "instructions per I/O" "$n" "$rep" s6 "$nr"
+	done
+	;; esac
+	;;
+S5)
+	tag=S5
+	dev=nullb0
+	[ -b /dev/$dev ] || fail "no /dev/$dev"
+	[ "$($bb nproc)" -ge 2 ] || fail "S5 needs two vCPUs"
+	# cal: IPIs (function call interrupts) on all CPUs so far
+	# shellcheck disable=SC2016 # awk's fields
+	cal() { $bb awk '$1 == "CAL:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
+	# block: BLOCK softirqs on CPU 0 and on all CPUs so far
+	# shellcheck disable=SC2016
+	block() { $bb awk '$1 == "BLOCK:" { for (i = 2; i <= NF; i++) s += $i; print $2, s }' /proc/softirqs; }
+	for rep in 1 2; do
+		for s in none bfq; do
+			fresh $dev "$s"
+			for aff in 0 1 2; do
+				echo "$aff" >/sys/block/$dev/queue/rq_affinity
+				$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count=$((count / 4)) iflag=direct 2>/dev/null
+				c0=$(cal)
+				s0=$(block)
+				t0=$(now)
+				$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$count" iflag=direct 2>/dev/null
+				t1=$(now)
+				s1=$(block)
+				c1=$(cal)
+				put "$tag" "$s rq_affinity=$aff" "instructions per I/O" \
+					"$($bb awk -v a="$t0" -v b="$t1" -v n="$count" 'BEGIN { printf "%.1f", (b - a) / n }')" "$rep"
+				put "$tag" "$s rq_affinity=$aff" "IPIs per I/O" \
+					"$($bb awk -v a="$c0" -v b="$c1" -v n="$count" 'BEGIN { printf "%.3f", (b - a) / n }')" "$rep"
+				# shellcheck disable=SC2016 # awk's fields
+				put "$tag" "$s rq_affinity=$aff" "BLOCK softirqs on CPU 0 (%)" \
+					"$(echo "$s0 $s1" | $bb awk '{ d = $4 - $2; if (d) printf "%.1f", 100 * ($3 - $1) / d; else printf "-" }')" "$rep"
+			done
+		done
+	done
+	;;
+*)
+	tag=-
+	fail "unknown scenario $scenario (S1 S4 S6 S46 S5)"
+	;;
+esac
 say "done"
