@@ -198,9 +198,9 @@ S1)
 	;;
 S4 | S6 | S46)
 	fio=${ICOUNT_FIO:-}
-	[ -n "$fio" ] || { tag=S4; fail "no fio"; }
-	[ -e $tr/events/power/cpu_idle/enable ] || { tag=S4; fail "no power:cpu_idle trace event in this kernel"; }
-	[ -e $tr/events/irq_vectors/enable ] || { tag=S4; fail "no irq_vectors trace events in this kernel"; }
+	[ -n "$fio" ] || { tag=$scenario; fail "no fio"; }
+	[ -e $tr/events/power/cpu_idle/enable ] || { tag=$scenario; fail "no power:cpu_idle trace event in this kernel"; }
+	[ -e $tr/events/irq_vectors/enable ] || { tag=$scenario; fail "no irq_vectors trace events in this kernel"; }
 	events="power/cpu_idle irq_vectors irq/irq_handler_entry"
 	echo 16384 >$tr/buffer_size_kb
 	n=$((count / 8))
@@ -213,9 +213,9 @@ S4 | S6 | S46)
 	# dirty, the writers are never throttled (balance_dirty_pages()
 	# paces them from bandwidth estimates that every run changes), no
 	# periodic wake-up.  Five processes and the flusher still interleave
-	# differently from run to run: S4's repeat differs by up to about 1%
-	# (0.6% with the defaults, 0.9% and 0.7% with these), and
-	# tools/bench-icount.sh reports it rather than holding it to 0.2%.
+	# differently from run to run: none's repeat in one boot was 0.6% off
+	# with the defaults, 0.7-3.8% with these, so tools/bench-icount.sh
+	# reports it rather than holding it to 0.2%.
 	echo $((4 << 20)) >/proc/sys/vm/dirty_background_bytes
 	echo $((512 << 20)) >/proc/sys/vm/dirty_bytes
 	echo 0 >/proc/sys/vm/dirty_writeback_centisecs
