@@ -10,6 +10,8 @@
 #                     from you (git's user.name/email or FROM=); never sends
 #   make bench        six VM scenarios (docs/benchmarks.md), base vs series kernel
 #   make stress       faults, hotplug, switching on debug kernels in a VM
+#   make s3-trace     S3 pass after pass with BFQ's decisions traced (base +
+#                     debug/, QEMU icount): how often the slow mode comes
 #   make arches       the suites on i386 and arm64 (QEMU), not in the gate
 #   make coverage     line and branch coverage of the functions the suites
 #                     call (UML + gcov, lcov): results/coverage/
@@ -35,15 +37,18 @@
 #                       instead (deterministic; ICOUNT_PROFILE=1 adds where
 #                       bfq spends them)
 #   STRESS_SECONDS=300  make stress: how long each kernel is stressed
+#   PASSES=6 SPECS="bfq mq-deadline" TRACE_OUT=dir
+#                       make s3-trace: passes, schedulers, results
+#                       (ICOUNT=0: plain TCG instead)
 #   KUNIT_DEBUG=1       make kunit: under the sanitizers of configs/debug.config
 
 BASE ?=
 ARCH ?= um
-export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_DEBUG CHECK_STRESS_SECONDS
+export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
 
 DEPS := base build $(if $(filter x86_64,$(ARCH)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
-.PHONY: all deps base apply refresh kunit check send bench stress test-tools mutate help arches coverage
+.PHONY: all deps base apply refresh kunit check send bench stress s3-trace test-tools mutate help arches coverage
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -93,6 +98,10 @@ bench:
 # Switching, hotplug and faults on debug kernels, base and series.
 stress:
 	@tools/stress.sh
+
+# BFQ's slow mode in S3, traced pass by pass (issue 24; debug/ patch).
+s3-trace:
+	@tools/s3-trace.sh
 
 # Every mutation listed in kunit/mutations/ must make a suite fail.
 mutate:

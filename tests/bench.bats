@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# bench.sh, stress.sh and vmkernel.sh: bad input gets one error line before anything
+# bench.sh, s3-trace.sh, stress.sh and vmkernel.sh: bad input gets one error line before anything
 # is fetched or built.
 
 load helper
@@ -24,7 +24,7 @@ setup() {
 @test "vmkernel: unknown kind and missing fragment, one error line each" {
 	run "$TOP/tools/env/vmkernel.sh" tip
 	[ "$status" -eq 1 ]
-	[[ "$output" == "vmkernel.sh: error: usage: vmkernel.sh base|series [FRAGMENT...]" ]]
+	[[ "$output" == "vmkernel.sh: error: usage: vmkernel.sh base|series|debug [FRAGMENT...]" ]]
 	run "$TOP/tools/env/vmkernel.sh" series "$BATS_TEST_TMPDIR/none.config"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "vmkernel.sh: error: no config fragment $BATS_TEST_TMPDIR/none.config" ]]
@@ -80,4 +80,25 @@ setup() {
 	ICOUNT=2 run "$TOP/tools/bench.sh"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "bench.sh: error: ICOUNT=2: 0 or 1" ]]
+}
+
+@test "s3-trace: bad PASSES, SPECS or ICOUNT, one error line each; a full TRACE_OUT is left alone" {
+	PASSES=0 run "$TOP/tools/s3-trace.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "s3-trace.sh: error: PASSES=0 is not a positive number" ]]
+	SPECS="bfq cfq" run "$TOP/tools/s3-trace.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "s3-trace.sh: error: SPECS: 'cfq' is not SCHED or SCHED:TUNABLE=N (e.g. bfq:slice_idle=0)" ]]
+	SPECS="bfq:slice_idle" run "$TOP/tools/s3-trace.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	ICOUNT=2 run "$TOP/tools/s3-trace.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "s3-trace.sh: error: ICOUNT=2: 1 (icount, the default here) or 0 (plain TCG)" ]]
+	mkdir -p "$BATS_TEST_TMPDIR/out"
+	echo mine >"$BATS_TEST_TMPDIR/out/notes"
+	TRACE_OUT=$BATS_TEST_TMPDIR/out run "$TOP/tools/s3-trace.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "s3-trace.sh: error: TRACE_OUT=$BATS_TEST_TMPDIR/out is not empty; remove it or choose another" ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/out/notes")" = mine ]
 }

@@ -25,6 +25,8 @@
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=lib/s3.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/s3.sh"
 
 case ${ICOUNT:-0} in
 0) ;;
@@ -53,7 +55,7 @@ sdebug="scsi_debug.max_queue=64 scsi_debug.ndelay=5000000 scsi_debug.submit_queu
 declare -A cmdline=(
 	[S1]="scsi_debug.dev_size_mb=256 $sdebug"
 	[S2]="scsi_debug.dev_size_mb=512 $sdebug"
-	[S3]="scsi_debug.dev_size_mb=384 $sdebug"
+	[S3]="$S3_CMDLINE"
 	[S4]="null_blk.queue_mode=2 null_blk.submit_queues=1 null_blk.hw_queue_depth=1023 null_blk.irqmode=2 null_blk.completion_nsec=20000000"
 	[S5]="isolcpus=managed_irq,1-3"
 	[S6]="null_blk.queue_mode=2 null_blk.submit_queues=1 null_blk.hw_queue_depth=1 null_blk.irqmode=2 null_blk.completion_nsec=20000 null_blk.gb=64"
@@ -85,23 +87,6 @@ for k in base series; do
 	img[$k]=$("$BSK_TOP/tools/env/vmkernel.sh" "$k")
 	stage_end
 done
-
-# s3_image: the ext4 image of S3's 8000 small files, made once on the
-# host with the job file the guest reads them with (tools/vm/s3.fio;
-# mkfs.ext4 -d), in BSK_CACHE/bench/s3-<hash of the job file>.img.
-s3_image() {
-	local job=$BSK_TOP/tools/vm/s3.fio f src
-	f=$BSK_CACHE/bench/s3-$(sha1sum "$job" | cut -c1-12).img
-	[ -f "$f" ] && { printf '%s\n' "$f"; return; }
-	src=$BSK_CACHE/bench/s3src
-	rm -rf "$src"
-	mkdir -p "$src"
-	S3_DIR=$src S3_CREATE=1 fio --output=/dev/null "$job" >&2
-	mkfs.ext4 -q -F -d "$src" "$f.tmp" 160M >&2
-	mv "$f.tmp" "$f"
-	rm -rf "$src"
-	printf '%s\n' "$f"
-}
 
 # Each run boots the base and the series kernel in turn, in the order
 # base, series, series, base, ... (ABBA), so that a drift of the emulator

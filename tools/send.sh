@@ -22,6 +22,10 @@
 #      range-diff of b4 prep --compare-to vN-1;
 #   5. b4 prep -c (To/Cc from get_maintainer.pl, plus the cover letter's
 #      own Cc: trailers), then b4 send -o SEND_OUT/<i>-<thread>.
+# Then each report in patches/report-<name> (a mail that is not a patch:
+# "Subject:" and "Files:" lines, a blank line, the text) as
+# SEND_OUT/report-<name>.eml, from the sender, To the maintainers and Cc
+# the lists get_maintainer.pl names for its Files.
 #
 #   FROM='Name <addr>'  the sender (default: git config user.name/email)
 #   SEND_OUT=dir        where the mails go (default results/outgoing/<tag>-vN,
@@ -215,5 +219,36 @@ for t in "${threads[@]}"; do
 	prev_count=${#mine[@]}
 	prev_changeid=$changeid
 	fork=$(git -C "$repo" rev-parse "${mine[-1]}")
+done
+
+# The reports: plain mails, not patches (b4 sends series only).
+for r in "$BSK_TOP"/patches/report-*; do
+	[ -f "$r" ] || continue
+	rn=${r##*/}
+	subj=$(sed -n '1,/^$/s/^Subject: //p' "$r")
+	read -r -a files <<<"$(sed -n '1,/^$/s/^Files: //p' "$r")"
+	{ [ -n "$subj" ] && [ "${#files[@]}" -gt 0 ]; } ||
+		die "$r: begins with no 'Subject: ...' and 'Files: ...' lines"
+	for f in "${files[@]}"; do
+		[ -e "$wt/$f" ] || die "$r: Files: $f is not in $wt"
+	done
+	gm=$(cd "$wt" && perl scripts/get_maintainer.pl --no-git --no-git-fallback -f "${files[@]}") ||
+		die "$r: get_maintainer.pl failed for ${files[*]}"
+	to=$(grep -E '\((maintainer|supporter):' <<<"$gm" | sed 's/ (.*//' | paste -sd, | sed 's/,/, /g')
+	cc=$(grep -vE '\((maintainer|supporter):' <<<"$gm" | sed 's/ (.*//' | paste -sd, | sed 's/,/, /g')
+	[ -n "$to" ] || die "$r: get_maintainer.pl names no maintainer for ${files[*]}"
+	if grep -q '@[A-Z][A-Z_0-9]*@' "$r"; then
+		die "$r: a placeholder ($(grep -o '@[A-Z][A-Z_0-9]*@' "$r" | head -n 1)) is left in the text"
+	fi
+	{
+		printf 'From: %s <%s>\n' "$name" "$email"
+		printf 'To: %s\n' "$to"
+		[ -z "$cc" ] || printf 'Cc: %s\n' "$cc"
+		printf 'Subject: %s\n' "$subj"
+		printf 'Content-Type: text/plain; charset=UTF-8\n\n'
+		sed '1,/^$/d' "$r"
+		printf '%s\n' "$name"
+	} >"$out/$rn.eml"
+	info "report $rn: $out/$rn.eml, To: $to (nothing was sent)"
 done
 printf '%s\n' "$out"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vmkernel.sh base|series [FRAGMENT...] - build the x86_64 guest kernel for
-# virtme-ng (tinyconfig's fragments + configs/vm.config + FRAGMENTs, on
-# allnoconfig: merge_config.sh -n) at the base or at
-# the tip of the applied series, and print the path of its bzImage.
+# vmkernel.sh base|series|debug [FRAGMENT...] - build the x86_64 guest
+# kernel for virtme-ng (tinyconfig's fragments + configs/vm.config +
+# FRAGMENTs, on allnoconfig: merge_config.sh -n) at the base, at the tip
+# of the applied series, or (debug) at the base with the debug-only
+# patches of debug/ (never posted: tools/s3-trace.sh), and print the
+# path of its bzImage.
 # A FRAGMENT may be a .kunitconfig (the series' block/tests/.kunitconfig
 # builds its suites in: 'make check' boots that kernel with kunit.py exec).
 #
@@ -23,7 +25,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
 kind=${1:-}
-case $kind in base|series) ;; *) die "usage: vmkernel.sh base|series [FRAGMENT...]" ;; esac
+case $kind in base|series|debug) ;; *) die "usage: vmkernel.sh base|series|debug [FRAGMENT...]" ;; esac
 shift
 frags=("$BSK_TOP/configs/vm.config")
 suffix=
@@ -41,10 +43,19 @@ tag=$(basename "$wt")
 git -C "$repo" rev-parse -q --verify "refs/heads/$BSK_BRANCH" >/dev/null ||
 	die "no series branch $BSK_BRANCH in $repo; run 'make apply' first"
 rev=$base
-[ "$kind" = base ] || rev=$(git -C "$repo" rev-parse "refs/heads/$BSK_BRANCH")
+[ "$kind" != series ] || rev=$(git -C "$repo" rev-parse "refs/heads/$BSK_BRANCH")
 
 vwt=$BSK_CACHE/work/$tag-vm
 out=$BSK_CACHE/build/$tag-vm$suffix
+if [ "$kind" = debug ]; then
+	# Its own worktree and build dir: the patches are committed there on
+	# top of the base (git am), and the base and series kernels' build
+	# stays as it was.
+	vwt=$BSK_CACHE/work/$tag-vm-debug
+	out=$BSK_CACHE/build/$tag-vm-debugpatches$suffix
+	dp=("$BSK_TOP"/debug/*.patch)
+	[ -f "${dp[0]}" ] || die "no debug patch in $BSK_TOP/debug"
+fi
 need_space 3072 "$BSK_CACHE"
 if [ ! -e "$vwt/.git" ]; then
 	git -C "$repo" worktree prune
@@ -52,10 +63,32 @@ if [ ! -e "$vwt/.git" ]; then
 fi
 [ -z "$(git -C "$vwt" status --porcelain --untracked-files=no)" ] ||
 	die "$vwt has uncommitted changes; it is the VM kernel's worktree: commit them elsewhere or remove it (git worktree remove)"
-git -C "$vwt" checkout -q --detach "$rev"
+mkdir -p "$out"
+if [ "$kind" = debug ]; then
+	# Applied again only when debug/ changed: a new commit of the same
+	# patches would touch the files and rebuild them.
+	dkey="$(git -C "$repo" rev-parse "$base^{commit}") $(cat "${dp[@]}" | sha1sum | cut -c1-40)"
+	if [ "$(cat "$out/.debug-patches" 2>/dev/null)" != "$dkey" ] ||
+		[ "$(git -C "$vwt" rev-parse -q --verify "HEAD~${#dp[@]}" 2>/dev/null)" != "${dkey%% *}" ]; then
+		git -C "$vwt" checkout -q --detach "$rev"
+		bsk_git -C "$vwt" am -q "${dp[@]}" ||
+			{ git -C "$vwt" am --abort; die "a patch of $BSK_TOP/debug does not apply to $base"; }
+		printf '%s\n' "$dkey" >"$out/.debug-patches"
+	fi
+	rev=$(git -C "$vwt" rev-parse HEAD)
+else
+	git -C "$vwt" checkout -q --detach "$rev"
+fi
 mkdir -p "$out"
 
 cc=$(kbuild_cc gcc)
+# Reproducible (Documentation/kbuild/reproducible-builds.rst): a kernel
+# relinked from the same tree is the same image.  Under QEMU icount, two
+# builds of one tree (another build number and time in the banner) gave
+# S6 figures of 'make bench ICOUNT=1' 0.3% apart.
+export KBUILD_BUILD_TIMESTAMP
+KBUILD_BUILD_TIMESTAMP=$(git -C "$vwt" log -1 --format=%cD "$rev")
+export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=blk-sched-kunit KBUILD_BUILD_HOST=vm
 kmake() {
 	make -s -C "$vwt" O="$out" ARCH=x86_64 CC="$cc" -j"$(nproc)" "$@"
 }
@@ -82,7 +115,10 @@ t=$SECONDS
 info "building the $kind guest kernel ($(git -C "$vwt" log -1 --format='%h %s' "$rev")) in $out"
 kmake bzImage >"$out/build.log" 2>&1 ||
 	die "the $kind guest kernel does not build (see $out/build.log)"
-cp "$out/arch/x86/boot/bzImage" "$out/bzImage-$kind"
-cp "$out/vmlinux" "$out/vmlinux-$kind"
+# Copied, then renamed: a guest still booting the last image keeps it.
+cp "$out/arch/x86/boot/bzImage" "$out/bzImage-$kind.tmp"
+cp "$out/vmlinux" "$out/vmlinux-$kind.tmp"
+mv -f "$out/bzImage-$kind.tmp" "$out/bzImage-$kind"
+mv -f "$out/vmlinux-$kind.tmp" "$out/vmlinux-$kind"
 info "$kind guest kernel built in $((SECONDS - t))s"
 printf '%s\n' "$out/bzImage-$kind"

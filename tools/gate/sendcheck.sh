@@ -13,7 +13,8 @@
 #      no From/To/Cc header or Signed-off-by names an .invalid address
 #      (the placeholder identity of patches/ is gone);
 #   4. the cover letters name the base and the thread before, and the
-#      for-next one Cc:s the KUnit lists;
+#      for-next one Cc:s the KUnit lists; each report of patches/ is a
+#      mail from the sender to its maintainers;
 #   5. v1 recorded as sent (b4 prep --manual-reroll, as after sending),
 #      a second run as v2 keeps each thread's change-id and its cover
 #      letter carries the v2 changelog and b4 prep --compare-to v1's
@@ -141,6 +142,21 @@ for l in linux-kselftest@vger.kernel.org kunit-dev@googlegroups.com linux-block@
 	header "${c:-/dev/null}" | grep -E '^Cc:' | grep -qF "$l" || rc=1
 done
 result "the for-next cover letter goes to linux-block and the KUnit lists" "$rc"
+
+# 4b. The reports (patches/report-*): plain mails from the sender.
+rc=0
+nrep=0
+for r in "$BSK_TOP"/patches/report-*; do
+	[ -f "$r" ] || continue
+	nrep=$((nrep + 1))
+	m=$tmp/v1/${r##*/}.eml
+	[ -f "$m" ] || { rc=1; continue; }
+	h=$(header "$m")
+	{ grep -qxF "From: $me" <<<"$h" && grep -q '^To: .*@' <<<"$h" &&
+		grep -qxF "Subject: $(sed -n '1,/^$/s/^Subject: //p' "$r")" <<<"$h" &&
+		[ "$(sed '1,/^$/d' "$m" | head -n 3)" = "$(sed '1,/^$/d' "$r" | head -n 3)" ]; } || rc=1
+done
+result "each report in patches/ ($nrep) is a mail from the sender to the maintainers of its files" "$rc"
 
 # 5. v1 recorded as sent, then v2.  b4 prep --manual-reroll fetches the
 # cover letter from the archive (b4.midmask); a local HTTP server holds

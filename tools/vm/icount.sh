@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# icount.sh SCENARIO KERNEL OUTFILE COUNT [ROT [PROFILE]] - guest side of
+# icount.sh SCENARIO KERNEL OUTFILE COUNT [PARAM [PROFILE]] - guest side of
 # 'make bench ICOUNT=1' (tools/bench-icount.sh boots it under QEMU
 # -icount shift=0,sleep=off: the guest's clock advances 1 ns per guest
 # instruction, and jumps over the time every vCPU sleeps, so a time read
@@ -12,14 +12,15 @@
 #
 #   S1  (one vCPU; null_blk nullb0 from the kernel command line:
 #       irqmode=0, completed inside ->queue_rq(), no timer, no interrupt;
-#       rotational ROT) for none, mq-deadline and bfq in that order, each
-#       a fresh instance switched to through none: a warm-up of COUNT/4
-#       reads that is not counted, then COUNT sequential 4 KiB O_DIRECT
-#       reads in one dd, timed with /proc/timer_list's "now at".  The
-#       first scheduler is measured again at the end on a fresh instance:
-#       the repeat.  With PROFILE=1 (a kernel with
-#       CONFIG_FUNCTION_PROFILER), also each scheduler's function profile
-#       over the COUNT reads, self time: OUTFILE.<sched>.profile.
+#       rotational PARAM, 0 or 1) for none, mq-deadline and bfq in that
+#       order, each a fresh instance switched to through none: a
+#       warm-up of COUNT/4 reads that is not counted, then COUNT
+#       sequential 4 KiB O_DIRECT reads in one dd, timed with
+#       /proc/timer_list's "now at".  The first scheduler is measured
+#       again at the end on a fresh instance: the repeat.  With
+#       PROFILE=1 (a kernel with CONFIG_FUNCTION_PROFILER), also each
+#       scheduler's function profile over the COUNT reads, self time:
+#       OUTFILE.<sched>.profile.
 #   S46 (one vCPU) S4 and S6 on null_blk devices made through configfs
 #       whose requests complete from a timer, so the vCPU sleeps while
 #       they are at the device: the figure is the busy time, the window
@@ -40,9 +41,12 @@
 #       wait in the scheduler, hashed, and every new read looks for a
 #       back merge in a chain of about nr_requests/64 of them (random
 #       reads never merge: the lookup walks the whole chain):
-#       busy instructions per I/O at nr_requests 64, 256, 1024, 2048
-#       (MAX_SCHED_RQ: 4096 is refused) with nomerges 0 (lookups) and
-#       2 (none), nr_requests 64 again at the end: the repeat.
+#       busy instructions per I/O at the points PARAM names, a list
+#       NOMERGES:NR_REQUESTS:REPEAT,... (default: nr_requests 64, 256,
+#       1024, 2048 (MAX_SCHED_RQ: 4096 is refused) with nomerges 0
+#       (lookups) and 2 (none), each then nr_requests 64 again: the
+#       repeat).  tools/bench-icount.sh boots once per point, so that no
+#       figure depends on the points run before it.
 #       S4 and S6 can run alone (SCENARIO S4 or S6) or in one boot
 #       (S46).
 #   S5  (two vCPUs, one LLC; nullb0 with irqmode=1, completed through
@@ -59,19 +63,32 @@ scenario=$1
 kernel=$2
 outf=$3
 count=$4
-rot=${5:-0}
+param=${5:-}
+[ "$param" != - ] || param=
 profile=${6:-0}
 # Nothing between two clock reads may wait for the host: under
 # sleep=off an idle vCPU jumps the clock to the next timer, so a binary
-# or library read from the host's filesystem would count its wait.  The
-# S1 and S5 work runs from a tmpfs with a static busybox: dd, awk and
-# this script.  (S46 subtracts the idle time; fio comes from the host.)
+# or library read from the host's filesystem would count its wait, and
+# how long the host takes to answer would change what runs after it.
+# The work runs from a tmpfs: a static busybox (dd, awk, this script),
+# and fio with every library it links, started through their own
+# dynamic loader.  (With fio read from the host, two boots of one image
+# gave S6 figures up to 1.1% apart while the host was busy.)
 if [ "${ICOUNT_INNER:-0}" != 1 ]; then
 	d=/tmp/icount
 	mkdir -p $d
 	mountpoint -q $d || mount -t tmpfs none $d
 	cp "$(command -v busybox)" "$0" $d/
-	ICOUNT_FIO=$(command -v fio || true) ICOUNT_INNER=1 exec $d/busybox sh $d/icount.sh "$@"
+	f=$(command -v fio || true)
+	if [ -n "$f" ]; then
+		mkdir -p $d/lib
+		cp "$f" $d/fio
+		# shellcheck disable=SC2016 # awk's fields
+		for l in $(ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+			cp -L "$l" $d/lib/
+		done
+	fi
+	ICOUNT_INNER=1 exec $d/busybox sh $d/icount.sh "$@"
 fi
 bb=/tmp/icount/busybox
 say() {
@@ -157,6 +174,7 @@ marginal() {
 
 case $scenario in
 S1)
+	rot=${param:-0}
 	tag=S1-rot$rot
 	dev=nullb0
 	[ -b /dev/$dev ] || fail "no /dev/$dev"
@@ -197,8 +215,11 @@ S1)
 	measure none 2
 	;;
 S4 | S6 | S46)
-	fio=${ICOUNT_FIO:-}
-	[ -n "$fio" ] || { tag=$scenario; fail "no fio"; }
+	ldso=$(echo /tmp/icount/lib/ld-linux*)
+	{ [ -x /tmp/icount/fio ] && [ -f "$ldso" ]; } || { tag=$scenario; fail "no fio (or no loader of it) in /tmp/icount"; }
+	fio() {
+		"$ldso" --library-path /tmp/icount/lib /tmp/icount/fio "$@"
+	}
 	[ -e $tr/events/power/cpu_idle/enable ] || { tag=$scenario; fail "no power:cpu_idle trace event in this kernel"; }
 	[ -e $tr/events/irq_vectors/enable ] || { tag=$scenario; fail "no irq_vectors trace events in this kernel"; }
 	events="power/cpu_idle irq_vectors irq/irq_handler_entry"
@@ -226,7 +247,7 @@ S4 | S6 | S46)
 		$bb blockdev --flushbufs /dev/$dev
 		r=$(($1 / 5))
 		w=$((($1 - r) / 4))
-		"$fio" --output=/dev/null \
+		fio --output=/dev/null \
 			--name=writers --filename=/dev/$dev --rw=write --bs=64k --ioengine=psync \
 			--numjobs=4 --offset_increment=192m --io_size=$((w * 4))k --end_fsync=1 \
 			--name=reader --filename=/dev/$dev --rw=randread --bs=4k --direct=1 \
@@ -249,14 +270,19 @@ S4 | S6 | S46)
 	# s6 NR UNITS: UNITS random reads at iodepth NR, 8 KiB aligned so
 	# that no two are adjacent: no read ever merges
 	s6() {
-		"$fio" --output=/dev/null --name=s6 --filename=/dev/$dev --ioengine=io_uring \
+		fio --output=/dev/null --name=s6 --filename=/dev/$dev --ioengine=io_uring \
 			--rw=randread --bs=4k --blockalign=8k --direct=1 --iodepth="$1" --io_size=$(($2 * 4))k \
 			--norandommap --randrepeat=1
 	}
-	# NOMERGES:NR_REQUESTS:REPEAT
-	for f in 0:64:1 0:256:1 0:1024:1 0:2048:1 0:64:2 2:64:1 2:256:1 2:1024:1 2:2048:1 2:64:2; do
+	# NOMERGES:NR_REQUESTS:REPEAT,...
+	points=${param:-0:64:1,0:256:1,0:1024:1,0:2048:1,0:64:2,2:64:1,2:256:1,2:1024:1,2:2048:1,2:64:2}
+	for f in $(echo "$points" | $bb tr , ' '); do
 		nm=${f%%:*} nr=${f#*:} rep=${f##*:}
 		nr=${nr%:*}
+		case $nm:$nr:$rep in
+		[0-2]:[1-9]*:[1-9]) ;;
+		*) fail "S6 point $f: NOMERGES:NR_REQUESTS:REPEAT, e.g. 0:64:1" ;;
+		esac
 		fresh $dev mq-deadline
 		echo "$nr" >/sys/block/$dev/queue/nr_requests
 		echo "$nm" >/sys/block/$dev/queue/nomerges
