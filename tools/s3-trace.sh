@@ -16,7 +16,8 @@
 #   ICOUNT=1            QEMU -icount shift=0,sleep=off (1 ns per guest
 #                       instruction, device time as scsi_debug sets it),
 #                       two vCPUs; ICOUNT=0 plain TCG
-#   TRACE_OUT=dir       the results (default results/s3-trace/run)
+#   TRACE_OUT=dir       the results (default results/s3-trace/run-<date>;
+#                       must be empty or new)
 #   SLOW_SECONDS=10     a pass is slow when the device was serialized
 #                       for this many seconds or more
 #   TRACE_RAW=dir       no boot: summarize the traces of an earlier run
@@ -45,6 +46,7 @@ passes=${PASSES:-6}
 [[ $passes =~ ^[1-9][0-9]*$ ]] || die "PASSES=$passes is not a positive number"
 read -r -a specs <<<"${SPECS:-bfq mq-deadline}"
 [ "${#specs[@]}" -gt 0 ] || die "SPECS is empty: give schedulers, e.g. SPECS='bfq mq-deadline'"
+[ "$(printf '%s\n' "${specs[@]}" | sort | uniq -d)" = "" ] || die "SPECS='${specs[*]}' names a scheduler twice"
 for s in "${specs[@]}"; do
 	[[ $s =~ ^(bfq|mq-deadline|kyber|none)(:[a-z_]+=[0-9]+)?$ ]] ||
 		die "SPECS: '$s' is not SCHED or SCHED:TUNABLE=N (e.g. bfq:slice_idle=0)"
@@ -59,7 +61,7 @@ slow_s=${SLOW_SECONDS:-10}
 if [ -n "${TRACE_RAW:-}" ]; then
 	[ -f "$TRACE_RAW/console.log" ] || die "TRACE_RAW=$TRACE_RAW has no console.log of an s3-trace run"
 fi
-out=${TRACE_OUT:-$BSK_TOP/results/s3-trace/run}
+out=${TRACE_OUT:-$BSK_TOP/results/s3-trace/run-$(date -u +%Y%m%d-%H%M%S)}
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	die "TRACE_OUT=$out is not empty; remove it or choose another"
 fi
@@ -87,7 +89,7 @@ else
 	log=$raw/console.log
 	(cd "$BSK_TOP" && "$vng" --disable-kvm --cpus 2 --memory 2G --rwdir "$raw" \
 		${qopts:+--qemu-opts "$qopts"} -r "$img" --append "$S3_CMDLINE" \
-		--exec "BENCH_S3_IMAGE=$s3img sh tools/vm/s3-trace.sh $raw $passes ${specs[*]}; echo s3-trace: done; reboot -f") 2>&1 |
+		--exec "BENCH_S3_IMAGE=$s3img sh tools/vm/s3-trace.sh $raw $passes ${specs[*]}; reboot -f") 2>&1 |
 		tee "$log" | grep --line-buffered '^s3-trace: ' || true
 	grep -q '^s3-trace: done' "$log" || die "the guest did not finish (see $log)"
 	stage_end
@@ -122,12 +124,13 @@ fi
 			echo "$s,$p,$rt,$ser,$slow,-,$arms,$thr,$pre,$mg,${hw:--}"
 		done
 	done
-} >"$raw/passes.csv"
-ref=$(awk -F, '$1 == "mq-deadline" { print $3 }' "$raw/passes.csv" | sort -g |
+} >"$out/passes.tmp"
+ref=$(awk -F, '$1 == "mq-deadline" { print $3 }' "$out/passes.tmp" | sort -g |
 	awk '{ v[NR] = $1 } END { if (NR) print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 # shellcheck disable=SC2016 # awk's fields
 awk -F, -v OFS=, -v ref="$ref" 'NR > 1 && ref != "" { $7 = $3 > 2 * ref ? "yes" : "no" } { print }' \
-	"$raw/passes.csv" >"$out/passes.csv"
+	"$out/passes.tmp" >"$out/passes.csv"
+rm -f "$out/passes.tmp"
 
 {
 	echo '# S3 pass after pass, with what BFQ decided traced'

@@ -227,25 +227,26 @@ for r in "$BSK_TOP"/patches/report-*; do
 	rn=${r##*/}
 	subj=$(sed -n '1,/^$/s/^Subject: //p' "$r")
 	read -r -a files <<<"$(sed -n '1,/^$/s/^Files: //p' "$r")"
-	{ [ -n "$subj" ] && [ "${#files[@]}" -gt 0 ]; } ||
-		die "$r: begins with no 'Subject: ...' and 'Files: ...' lines"
+	{ [ -n "$subj" ] && [ "${#files[@]}" -gt 0 ] && [ "$(sed -n '1,/^$/p' "$r" | grep -c '^Subject: ')" -eq 1 ] &&
+		[ "$(sed -n '1,/^$/p' "$r" | grep -c '^Files: ')" -eq 1 ] && grep -q '^$' "$r"; } ||
+		die "$r: must begin with one 'Subject: ...' line, one 'Files: ...' line and a blank line"
 	for f in "${files[@]}"; do
 		[ -e "$wt/$f" ] || die "$r: Files: $f is not in $wt"
 	done
 	gm=$(cd "$wt" && perl scripts/get_maintainer.pl --no-git --no-git-fallback -f "${files[@]}") ||
 		die "$r: get_maintainer.pl failed for ${files[*]}"
-	to=$(grep -E '\((maintainer|supporter):' <<<"$gm" | sed 's/ (.*//' | paste -sd, | sed 's/,/, /g')
-	cc=$(grep -vE '\((maintainer|supporter):' <<<"$gm" | sed 's/ (.*//' | paste -sd, | sed 's/,/, /g')
+	to=$({ grep -E '\((maintainer|supporter):' <<<"$gm" || true; } | sed 's/ ([^()]*)$//' | paste -sd, | sed 's/,/, /g')
+	cc=$({ grep -vE '\((maintainer|supporter):' <<<"$gm" || true; } | sed 's/ ([^()]*)$//' | paste -sd, | sed 's/,/, /g')
 	[ -n "$to" ] || die "$r: get_maintainer.pl names no maintainer for ${files[*]}"
 	if grep -q '@[A-Z][A-Z_0-9]*@' "$r"; then
 		die "$r: a placeholder ($(grep -o '@[A-Z][A-Z_0-9]*@' "$r" | head -n 1)) is left in the text"
 	fi
 	{
-		printf 'From: %s <%s>\n' "$name" "$email"
+		printf 'From: "%s" <%s>\n' "${name//\"/}" "$email"
 		printf 'To: %s\n' "$to"
 		[ -z "$cc" ] || printf 'Cc: %s\n' "$cc"
 		printf 'Subject: %s\n' "$subj"
-		printf 'Content-Type: text/plain; charset=UTF-8\n\n'
+		printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n'
 		sed '1,/^$/d' "$r"
 		printf '%s\n' "$name"
 	} >"$out/$rn.eml"

@@ -72,7 +72,7 @@ if [ "$kind" = debug ]; then
 		[ "$(git -C "$vwt" rev-parse -q --verify "HEAD~${#dp[@]}" 2>/dev/null)" != "${dkey%% *}" ]; then
 		git -C "$vwt" checkout -q --detach "$rev"
 		bsk_git -C "$vwt" am -q "${dp[@]}" ||
-			{ git -C "$vwt" am --abort; die "a patch of $BSK_TOP/debug does not apply to $base"; }
+			{ git -C "$vwt" am --abort 2>/dev/null || true; die "a patch of $BSK_TOP/debug does not apply to $base"; }
 		printf '%s\n' "$dkey" >"$out/.debug-patches"
 	fi
 	rev=$(git -C "$vwt" rev-parse HEAD)

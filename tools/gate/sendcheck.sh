@@ -152,7 +152,7 @@ for r in "$BSK_TOP"/patches/report-*; do
 	m=$tmp/v1/${r##*/}.eml
 	[ -f "$m" ] || { rc=1; continue; }
 	h=$(header "$m")
-	{ grep -qxF "From: $me" <<<"$h" && grep -q '^To: .*@' <<<"$h" &&
+	{ grep -qxF 'From: "Test Sender" <test.sender@example.org>' <<<"$h" && grep -q '^To: .*@' <<<"$h" &&
 		grep -qxF "Subject: $(sed -n '1,/^$/s/^Subject: //p' "$r")" <<<"$h" &&
 		[ "$(sed '1,/^$/d' "$m" | head -n 3)" = "$(sed '1,/^$/d' "$r" | head -n 3)" ]; } || rc=1
 done
