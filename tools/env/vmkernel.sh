@@ -79,7 +79,6 @@ if [ "$kind" = debug ]; then
 else
 	git -C "$vwt" checkout -q --detach "$rev"
 fi
-mkdir -p "$out"
 
 cc=$(kbuild_cc gcc)
 # Reproducible (Documentation/kbuild/reproducible-builds.rst): a kernel
