@@ -14,8 +14,9 @@
 #                       S4 is not deterministic and S5 narrow,
 #                       docs/benchmarks.md; tools/vm/icount.sh says what
 #                       each runs)
-#   ICOUNT_COUNT=60000  4 KiB I/Os per figure (S4, S6: the two fio runs
-#                       of each figure do COUNT/8 and 3*COUNT/8 I/Os)
+#   ICOUNT_COUNT=60000  4 KiB I/Os per figure (S4: the two fio runs of
+#                       each figure do COUNT/8 and 3*COUNT/8 units; S6:
+#                       COUNT/4 I/Os counted in the steady state)
 #   ICOUNT_OUT=dir      results (default results/bench; committed)
 #   ICOUNT_PROFILE=1    also a function profile (self instructions) of each
 #                       scheduler on S1's path on the base kernel with
@@ -25,8 +26,9 @@
 # timer, none, mq-deadline, bfq; rotational 0 and 1, one boot each), S4
 # (one boot, one vCPU: reads against buffered writers), S6 (one vCPU, a
 # boot per point: the merge hash at nr_requests 64 to 2048 with and
-# without lookups; S4 and S6 on devices that complete from a timer, so
-# the figure is the vCPU's busy time from ftrace's power:cpu_idle), S5
+# without lookups, counted from the queue's steady state alone; S4 and
+# S6 on devices that complete from a timer, so the figure is the vCPU's
+# busy time from ftrace's power:cpu_idle), S5
 # (one boot, two vCPUs: rq_affinity 0/1/2).  A figure of each is
 # measured again (S1 at the end of its boot, S6's first point in a boot
 # of its own); for S1 and S6 the repeat must agree with the first figure
@@ -106,10 +108,9 @@ for k in base series; do
 		stage_end
 	fi
 	if want S6; then
-		# A boot per point: measured again in the boot that measured
-		# it, a point moved by up to 0.8% (the state the runs before
-		# left), while the first point of two boots agreed to 0.1
-		# instructions.  The first point is booted twice: the repeat.
+		# A boot per point, so that no figure depends on the points
+		# measured before it; the first point is booted twice: the
+		# repeat.
 		for f in 0:64:1 0:256:1 0:1024:1 0:2048:1 2:64:1 2:256:1 2:1024:1 2:2048:1 0:64:2; do
 			again=
 			[ "${f##*:}" = 1 ] || again=", again in a new boot: the repeat"
@@ -181,7 +182,7 @@ table() {
 		echo
 		echo "## S6: the merge hash as it fills (one vCPU)"
 		echo
-		echo "mq-deadline on a null_blk of one tag completing from a timer after 100 us; fio io_uring 4 KiB O_DIRECT random reads, 8 KiB aligned (no two adjacent, so none merges), at iodepth = nr_requests, each point in a boot of its own (the first twice: the repeat): nearly nr_requests requests wait hashed in the scheduler and every new read walks its chain of about nr_requests/64 whole, twice (back merge, insert merge), besides the rb-tree lookup for a front merge. nomerges=2 skips the lookups. Busy time ends each idle interval at the first interrupt entry (the completion runs before cpu_idle's exit); the irq events themselves add a constant per I/O. Busy instructions per I/O, the difference of $((count / 8)) and $((3 * count / 8)) I/Os. nr_requests stops at 2048 (MAX_SCHED_RQ: 4096 is refused with a scheduler)."
+		echo "mq-deadline on a null_blk of one tag completing from a timer after 100 us; fio io_uring 4 KiB O_DIRECT random reads, 8 KiB aligned (no two adjacent, so none merges), at iodepth = nr_requests, each point in a boot of its own (the first twice: the repeat): nearly nr_requests requests wait hashed in the scheduler and every new read walks its chain of about nr_requests/64 whole, twice (back merge, insert merge), besides the rb-tree lookup for a front merge. nomerges=2 skips the lookups. Busy time ends each idle interval at the first interrupt entry (the completion runs before cpu_idle's exit); the trace events themselves (cpu_idle, irq entry and exit, block_rq_complete) add a constant per I/O. Busy instructions per I/O over $((count / 4)) completions of the steady state: counted from the (nr_requests + $((count / 8)))th completion of one fio run that goes on for nr_requests + 64 reads after the window, so that fio's start-up and exit (which read from the host) and the fill and drain of the queue stay out. nr_requests stops at 2048 (MAX_SCHED_RQ: 4096 is refused with a scheduler)."
 		echo
 		echo '| nr_requests | lookups (nomerges 0): base | series | no lookups (nomerges 2): base | series | lookups cost: base | series |'
 		echo '|---|---|---|---|---|---|---|'

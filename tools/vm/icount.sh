@@ -21,34 +21,36 @@
 #       PROFILE=1 (a kernel with CONFIG_FUNCTION_PROFILER), also each
 #       scheduler's function profile over the COUNT reads, self time:
 #       OUTFILE.<sched>.profile.
-#   S46 (one vCPU) S4 and S6 on null_blk devices made through configfs
-#       whose requests complete from a timer, so the vCPU sleeps while
-#       they are at the device: the figure is the busy time, the window
-#       less the time the vCPU spent idle (ftrace's power:cpu_idle
-#       events, summed between two trace_marker lines), per I/O.  fio's
-#       start-up and the fill and drain of its queue are the same for
-#       any amount of I/O, so each figure is the difference of two fio
-#       runs, of N and 3N I/Os, over the 2N I/Os between them
-#       (N = COUNT/8), after a warm-up run of N.
-#       S4: 4 KiB O_DIRECT random reads (one psync reader) against 4
-#       buffered sequential writers with end_fsync, on a device of 128
-#       tags completing in 1 ms (nr_requests 256): busy instructions
-#       per 4 KiB moved (read or written), for none, mq-deadline, bfq,
-#       bfq low_latency=0 (then none again: the repeat).
-#       S6: the merge hash as it fills: mq-deadline on a device of one
-#       tag completing in 100 us, fio io_uring 4 KiB O_DIRECT random
-#       reads at iodepth = nr_requests, so nearly nr_requests requests
-#       wait in the scheduler, hashed, and every new read looks for a
-#       back merge in a chain of about nr_requests/64 of them (random
-#       reads never merge: the lookup walks the whole chain):
-#       busy instructions per I/O at the points PARAM names, a list
-#       NOMERGES:NR_REQUESTS:REPEAT,... (default: nr_requests 64, 256,
-#       1024, 2048 (MAX_SCHED_RQ: 4096 is refused) with nomerges 0
-#       (lookups) and 2 (none), each then nr_requests 64 again: the
-#       repeat).  tools/bench-icount.sh boots once per point, so that no
-#       figure depends on the points run before it.
-#       S4 and S6 can run alone (SCENARIO S4 or S6) or in one boot
-#       (S46).
+#   S4  (one vCPU) 4 KiB O_DIRECT random reads (one psync reader)
+#       against 4 buffered sequential writers with end_fsync, on a
+#       null_blk device made through configfs of 128 tags completing
+#       from a timer in 1 ms (nr_requests 256), for none, mq-deadline,
+#       bfq, bfq low_latency=0 (then none again: the repeat).  The vCPU
+#       sleeps while requests are at the device, so the figure is the
+#       busy time: the window less the time the vCPU spent idle
+#       (ftrace's power:cpu_idle events, summed between two
+#       trace_marker lines).  fio's start-up and the fill and drain of
+#       its queue are the same for any amount of I/O, so each figure is
+#       the difference of two fio runs, of N and 3N units, over the 2N
+#       units between them (N = COUNT/8), after a warm-up run of N:
+#       busy instructions per 4 KiB moved (read or written).
+#   S6  (one vCPU) the merge hash as it fills: mq-deadline on a
+#       null_blk device of one tag completing from a timer in 100 us,
+#       fio io_uring 4 KiB O_DIRECT random reads at iodepth =
+#       nr_requests, so nearly nr_requests requests wait in the
+#       scheduler, hashed, and every new read looks for a back merge in
+#       a chain of about nr_requests/64 of them (random reads 8 KiB
+#       aligned never merge: the lookup walks the whole chain).  The
+#       figure is the busy time (as S4's) of the steady state alone:
+#       from the (nr_requests + COUNT/8)th completion (block:
+#       block_rq_complete) to COUNT/4 completions later, per I/O, out
+#       of one fio run that goes on for nr_requests + 64 reads after
+#       that.  fio's start-up and exit, which read from the host and
+#       vary by up to 0.5 million instructions from run to run, and the
+#       fill and drain of the queue stay out of the window.  At the
+#       points PARAM names, a list NOMERGES:NR_REQUESTS:REPEAT,...
+#       (nr_requests up to 2048, MAX_SCHED_RQ: 4096 is refused with a
+#       scheduler); tools/bench-icount.sh boots once per point.
 #   S5  (two vCPUs, one LLC; nullb0 with irqmode=1, completed through
 #       blk_mq_complete_request(), one hardware queue for both CPUs): dd
 #       pinned to CPU 0 reads COUNT sequential 4 KiB O_DIRECT blocks for
@@ -73,14 +75,17 @@ profile=${6:-0}
 # The work runs from a tmpfs: a static busybox (dd, awk, this script),
 # and fio with every library it links, started through their own
 # dynamic loader.  (With fio read from the host, two boots of one image
-# gave S6 figures up to 1.1% apart while the host was busy.)
+# gave S6 figures up to 1.1% apart while the host was busy.)  fio still
+# reads a few files from the host as it starts and exits (up to 19
+# virtio interrupts in a run): S6 leaves both out of its window.
 if [ "${ICOUNT_INNER:-0}" != 1 ]; then
 	d=/tmp/icount
 	mkdir -p $d
 	mountpoint -q $d || mount -t tmpfs none $d
 	cp "$(command -v busybox)" "$0" $d/
 	f=$(command -v fio || true)
-	if [ -n "$f" ]; then
+	# (fio and its 70 MB of libraries only where they run)
+	if [ -n "$f" ] && { [ "$1" = S4 ] || [ "$1" = S6 ]; }; then
 		mkdir -p $d/lib
 		cp "$f" $d/fio
 		# shellcheck disable=SC2016 # awk's fields
@@ -133,15 +138,24 @@ nullb() {
 	[ -b /dev/"$1" ] || fail "no /dev/$1 after configfs power=1"
 }
 
-# busy CMD...: run CMD; print the virtual ns the vCPU was busy in between
-# (one vCPU: the window between two trace_marker lines less the time
-# from each cpu_idle entry to the interrupt that ends it.  x86's idle is
-# "sti; hlt": the interrupt that wakes the vCPU, a timer completing a
-# request, runs with its softirqs before cpu_idle's exit event, so the
-# interval ends at the first interrupt entry event, not at the exit.)
+# busy FROM TO CMD...: run CMD; print the virtual ns the vCPU was busy
+# in between (one vCPU: the window less the time from each cpu_idle
+# entry to the interrupt that ends it.  x86's idle is "sti; hlt": the
+# interrupt that wakes the vCPU, a timer completing a request, runs
+# with its softirqs before cpu_idle's exit event, so the interval ends
+# at the first interrupt entry event, not at the exit).  The window is
+# the whole of CMD, between two trace_marker lines, when FROM is 0;
+# otherwise it runs from the FROMth block_rq_complete event (in $events)
+# to the TOth, and the busy time is followed by the number of device
+# interrupts (the host's virtio: 9p, console) in the window.  The trace clock is x86-tsc, which QEMU's icount drives:
+# one tick a virtual ns, an instruction (a clock in ns would be printed
+# in microseconds).
 busy() {
+	from=$1 to=$2
+	shift 2
 	echo 0 >$tr/tracing_on
 	echo >$tr/trace
+	echo x86-tsc >$tr/trace_clock
 	for e in $events; do echo 1 >$tr/events/"$e"/enable; done
 	echo 1 >$tr/tracing_on
 	echo icount-start >$tr/trace_marker
@@ -151,13 +165,18 @@ busy() {
 	for e in $events; do echo 0 >$tr/events/"$e"/enable; done
 	$bb grep -q '^overrun: 0$' $tr/per_cpu/cpu0/stats || fail "the trace buffer overran"
 	# shellcheck disable=SC2016 # awk's fields
-	$bb awk 'match($0, / [0-9]+\.[0-9]+: /) { t = substr($0, RSTART + 1, RLENGTH - 3) * 1e9 }
-		/: icount-start$/ { t0 = t; on = 1; next }
-		/: icount-end$/ { t1 = t; on = 0; next }
-		on && / cpu_idle: state=4294967295 / { if (idle) { slept += t - i0; idle = 0 }; next }
-		on && / cpu_idle: state=/ { i0 = t; idle = 1; next }
-		on && idle && /_entry: / { slept += t - i0; idle = 0 }
-		END { if (!t1) exit 1; printf "%.0f\n", t1 - t0 - slept }' $tr/trace
+	$bb awk -v a="$from" -v b="$to" 'match($0, / [0-9]+: /) { t = substr($0, RSTART + 1, RLENGTH - 3) + 0 }
+		/: icount-start$/ { on = 1; last = t; next }
+		!on { next }
+		{ if (!idle) busy += t - last; last = t }
+		/: icount-end$/ { on = 0; whole = busy; next }
+		/ cpu_idle: state=4294967295 / { idle = 0; next }
+		/ cpu_idle: state=/ { idle = 1; next }
+		idle && /_entry: / { idle = 0 }
+		a && / block_rq_complete: / { n++; if (n == a) b0 = busy; if (n == b) b1 = busy }
+		a && n >= a && n < b && / irq_handler_entry: / { dev++ }
+		END { if (on || !last) exit 1; if (!a) { printf "%.0f\n", whole; exit }
+			if (n < b) exit 1; printf "%.0f %d\n", b1 - b0, dev }' $tr/trace
 }
 
 # marginal VARIANT METRIC UNITS REPEAT CMD...: CMD N runs N units of
@@ -166,11 +185,27 @@ marginal() {
 	v=$1 m=$2 u=$3 rep=$4
 	shift 4
 	"$@" "$u" >/dev/null 2>&1 || fail "$v: warm-up failed: $*"
-	b1=$(busy "$@" "$u") || fail "$v: no busy time"
-	b3=$(busy "$@" $((3 * u))) || fail "$v: no busy time"
+	b1=$(busy 0 0 "$@" "$u") || fail "$v: no busy time"
+	b3=$(busy 0 0 "$@" $((3 * u))) || fail "$v: no busy time"
 	say "$v: busy $b1 ns for $u units, $b3 ns for $((3 * u))"
 	put "$tag" "$v" "$m" "$($bb awk -v a="$b1" -v b="$b3" -v n="$u" 'BEGIN { printf "%.1f", (b - a) / (2 * n) }')" "$rep"
 }
+
+case $scenario in
+S4 | S6)
+	tag=$scenario
+	ldso=$(echo /tmp/icount/lib/ld-linux*)
+	{ [ -x /tmp/icount/fio ] && [ -f "$ldso" ]; } || fail "no fio (or no loader of it) in /tmp/icount"
+	fio() {
+		"$ldso" --library-path /tmp/icount/lib /tmp/icount/fio "$@"
+	}
+	[ -e $tr/events/power/cpu_idle/enable ] || fail "no power:cpu_idle trace event in this kernel"
+	[ -e $tr/events/irq_vectors/enable ] || fail "no irq_vectors trace events in this kernel"
+	$bb grep -qw x86-tsc $tr/trace_clock || fail "no x86-tsc trace clock in this kernel"
+	events="power/cpu_idle irq_vectors irq/irq_handler_entry"
+	echo 16384 >$tr/buffer_size_kb
+	;;
+esac
 
 case $scenario in
 S1)
@@ -214,21 +249,8 @@ S1)
 	done
 	measure none 2
 	;;
-S4 | S6 | S46)
-	ldso=$(echo /tmp/icount/lib/ld-linux*)
-	{ [ -x /tmp/icount/fio ] && [ -f "$ldso" ]; } || { tag=$scenario; fail "no fio (or no loader of it) in /tmp/icount"; }
-	fio() {
-		"$ldso" --library-path /tmp/icount/lib /tmp/icount/fio "$@"
-	}
-	[ -e $tr/events/power/cpu_idle/enable ] || { tag=$scenario; fail "no power:cpu_idle trace event in this kernel"; }
-	[ -e $tr/events/irq_vectors/enable ] || { tag=$scenario; fail "no irq_vectors trace events in this kernel"; }
-	events="power/cpu_idle irq_vectors irq/irq_handler_entry"
-	echo 16384 >$tr/buffer_size_kb
-	n=$((count / 8))
-
-	tag=S4
+S4)
 	dev=nullb1
-	case $scenario in S6) ;; *)
 	nullb $dev size=1024 queue_mode=2 submit_queues=1 hw_queue_depth=128 irqmode=2 completion_nsec=1000000
 	# Writeback with fewer moving parts: the flusher starts at 4 MiB
 	# dirty, the writers are never throttled (balance_dirty_pages()
@@ -258,15 +280,14 @@ S4 | S6 | S46)
 		v=${vr%:*}
 		fresh $dev "${v%%/*}"
 		case $v in */*=*) k=${v#*/}; echo "${k#*=}" >/sys/block/$dev/queue/iosched/"${k%%=*}" ;; esac
-		marginal "$v" "instructions per 4 KiB moved" "$n" "${vr##*:}" s4
+		marginal "$v" "instructions per 4 KiB moved" "$((count / 8))" "${vr##*:}" s4
 	done
-
-	;; esac
-
-	tag=S6
+	;;
+S6)
 	dev=nullb2
-	case $scenario in S4) ;; *)
 	nullb $dev size=1024 queue_mode=2 submit_queues=1 hw_queue_depth=1 irqmode=2 completion_nsec=100000
+	# every completion of the run, to find the window by
+	events="$events block/block_rq_complete"
 	# s6 NR UNITS: UNITS random reads at iodepth NR, 8 KiB aligned so
 	# that no two are adjacent: no read ever merges
 	s6() {
@@ -274,22 +295,29 @@ S4 | S6 | S46)
 			--rw=randread --bs=4k --blockalign=8k --direct=1 --iodepth="$1" --io_size=$(($2 * 4))k \
 			--norandommap --randrepeat=1
 	}
-	# NOMERGES:NR_REQUESTS:REPEAT,...
-	points=${param:-0:64:1,0:256:1,0:1024:1,0:2048:1,0:64:2,2:64:1,2:256:1,2:1024:1,2:2048:1,2:64:2}
-	for f in $(echo "$points" | $bb tr , ' '); do
+	[ -n "$param" ] || fail "no S6 points (NOMERGES:NR_REQUESTS:REPEAT,...)"
+	for f in $(echo "$param" | $bb tr , ' '); do
+		echo "$f" | $bb grep -qE '^[0-2]:[1-9][0-9]*:[1-9]$' ||
+			fail "S6 point $f: NOMERGES:NR_REQUESTS:REPEAT, e.g. 0:64:1"
 		nm=${f%%:*} nr=${f#*:} rep=${f##*:}
 		nr=${nr%:*}
-		case $nm:$nr:$rep in
-		[0-2]:[1-9]*:[1-9]) ;;
-		*) fail "S6 point $f: NOMERGES:NR_REQUESTS:REPEAT, e.g. 0:64:1" ;;
-		esac
 		fresh $dev mq-deadline
 		echo "$nr" >/sys/block/$dev/queue/nr_requests
 		echo "$nm" >/sys/block/$dev/queue/nomerges
 		[ "$($bb cat /sys/block/$dev/queue/nr_requests)" = "$nr" ] || fail "nr_requests is not $nr"
-		marginal "mq-deadline nr_requests=$nr nomerges=$nm" "instructions per I/O" "$n" "$rep" s6 "$nr"
+		# the window: COUNT/4 completions after nr_requests + COUNT/8,
+		# the queue full all along; the run goes on for nr_requests +
+		# 64 reads after it, so that fio submits a read for each
+		# completion in the window
+		a=$((nr + count / 8))
+		b=$((a + count / 4))
+		v="mq-deadline nr_requests=$nr nomerges=$nm"
+		w=$(busy "$a" "$b" s6 "$nr" $((b + nr + 64))) || fail "$v: no busy time"
+		irqs=${w#* }
+		w=${w% *}
+		say "$v: busy $w ns from completion $a to $b, $irqs device interrupts in between"
+		put "$tag" "$v" "instructions per I/O" "$($bb awk -v w="$w" -v n=$((b - a)) 'BEGIN { printf "%.1f", w / n }')" "$rep"
 	done
-	;; esac
 	;;
 S5)
 	tag=S5
@@ -328,7 +356,7 @@ S5)
 	;;
 *)
 	tag=-
-	fail "unknown scenario $scenario (S1 S4 S6 S46 S5)"
+	fail "unknown scenario $scenario (S1 S4 S5 S6)"
 	;;
 esac
 say "done"
