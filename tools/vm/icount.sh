@@ -84,10 +84,23 @@ if [ "${ICOUNT_INNER:-0}" != 1 ]; then
 	# uevents; a udev worker reading its rules from a busy host ran on
 	# into S6's window (about 115 instructions per I/O more, in 4 of
 	# 18 figures of a run beside another).  devtmpfs makes the nodes.
-	udevs() { grep -lx -e systemd-udevd -e udevd -e '(udev-worker)' /proc/[0-9]*/comm 2>/dev/null || true; }
+	# (udev's processes that are alive: zombies do not count)
+	udevs() {
+		for s in /proc/[0-9]*/stat; do
+			read -r _ c st _ 2>/dev/null <"$s" || continue
+			[ "$st" != Z ] || continue
+			case $c in "(systemd-udevd)" | "(udevd)" | "((udev-worker))") printf '%s ' "$c" ;; esac
+		done
+	}
 	if [ -n "$(udevs)" ]; then
-		udevadm control --exit 2>/dev/null || true
-		[ -z "$(udevs)" ] || { echo "icount: $2 $1: systemd-udevd still runs after udevadm control --exit" >&2; exit 1; }
+		udevadm control --exit || true
+		i=0
+		while [ -n "$(udevs)" ] && [ $i -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		left=$(udevs)
+		[ -z "$left" ] || { echo "icount: $2 $1: udev still runs 10 s after udevadm control --exit: $left" >&2; exit 1; }
 	fi
 	d=/tmp/icount
 	mkdir -p $d
