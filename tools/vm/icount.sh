@@ -163,16 +163,16 @@ nullb() {
 
 # busy FROM TO CMD...: run CMD; print the virtual ns the vCPU was busy
 # in between (one vCPU: the window less the time from each cpu_idle
-# entry to the interrupt that ends it.  x86's idle is "sti; hlt": the
-# interrupt that wakes the vCPU, a timer completing a request, runs
-# with its softirqs before cpu_idle's exit event, so the interval ends
-# at the first interrupt entry event, not at the exit).  The window is
-# the whole of CMD, between two trace_marker lines, when FROM is 0;
-# otherwise it runs from the FROMth block_rq_complete event (in $events)
-# to the TOth, and the busy time is followed by the number of device
-# interrupts (the host's virtio: 9p, console) in the window.  The trace clock is x86-tsc, which QEMU's icount drives:
-# one tick a virtual ns, an instruction (a clock in ns would be printed
-# in microseconds).
+# entry to the interrupt that ends it. x86's idle is "sti; hlt": the
+# interrupt that wakes the vCPU, a timer completing a request, runs with
+# its softirqs before cpu_idle's exit event, so the interval ends at the
+# first interrupt entry event, not at the exit). The window is the whole
+# of CMD, between two trace_marker lines, when FROM is 0; otherwise it
+# runs from the FROMth block_rq_complete event (in $events) to the TOth,
+# and the busy time is followed by the number of device interrupts (the
+# host's virtio: 9p, console) in the window. The trace clock is x86-tsc,
+# which QEMU's icount drives: one tick a virtual ns, an instruction (a
+# clock in ns would be printed in microseconds).
 busy() {
 	from=$1 to=$2
 	shift 2
