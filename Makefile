@@ -22,8 +22,9 @@
 #                       series-6.12 on the LTS base (default mainline;
 #                       'make check' without BASE covers both)
 #   KERNEL=/path        your own kernel git tree instead (never modified)
-#   ARCH=um|x86_64|i386|arm64
-#                       make kunit: under UML (default) or QEMU
+#   ARCH=x86_64|i386|arm64|um
+#                       make, make kunit: under QEMU, two sockets of two
+#                       CPUs (default x86_64), or UML
 #   STAGES="patches"    make check: these stages only (tools lint quilt
 #                       patches nfc smp send stress; default all)
 #   PATCHES=5-7         make check: the per-patch table for these only
@@ -43,10 +44,9 @@
 #   KUNIT_DEBUG=1       make kunit: under the sanitizers of configs/debug.config
 
 BASE ?=
-ARCH ?= um
 export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
 
-DEPS := base build $(if $(filter x86_64,$(ARCH)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
+DEPS := base build $(if $(filter x86_64,$(or $(ARCH),x86_64)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
 .PHONY: all deps base apply refresh kunit check send bench stress s3-trace test-tools mutate help arches coverage
 

@@ -40,7 +40,9 @@ EOS
 	[ "${lines[-1]}" = "22 passed, 0 failed" ]
 	[[ "$output" == *"--kunitconfig=block/tests"* ]]
 	[[ "$output" == *"--json=$BSK_CACHE/runs/"*"/results.json"* ]]
-	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-um"* ]]
+	# by default x86_64 under QEMU, two sockets of two CPUs
+	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-x86_64 "* ]]
+	[[ "$output" == *"-smp 4,sockets=2,cores=2"* ]]
 	ls "$BSK_CACHE"/runs/*/ktap.log
 }
 
@@ -142,7 +144,7 @@ EOS
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--kunitconfig=$TOP/configs/debug.config"* ]]
-	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-um-debug"* ]]
+	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-x86_64-debug"* ]]
 	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
 	[ "${lines[-1]}" = "5 passed, 0 failed" ]
 	for report in "BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80" \
@@ -191,7 +193,7 @@ BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 @test "KUNIT_KERNEL: not x86_64, no bzImage, or no KUnit in it: one error line" {
 	V=$BATS_TEST_TMPDIR/vm
 	mkdir -p "$V/arch/x86/boot"
-	KUNIT_KERNEL=$V run "$TOP/tools/kunit.sh" "$K"
+	KUNIT_KERNEL=$V ARCH=um run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
 	[ "$output" = "kunit.sh: error: KUNIT_KERNEL needs ARCH=x86_64 (not um)" ]
 	KUNIT_KERNEL=$V ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
@@ -205,6 +207,7 @@ BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 }
 
 @test "UML with two CPUs where the tree's UML has SMP, and only there" {
+	export ARCH=um
 	FAKE_KUNIT_COUNTS="1 0 0 0 0" run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"ncpus=2"* ]]

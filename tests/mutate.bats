@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # mutate.sh on a fake kernel tree with a fake kunit.sh: killed, SURVIVED,
-# BROKEN (does not build: not a kill) and equivalent are told apart, and
-# the mutated file is restored after every mutant.
+# BROKEN (does not build: not a kill), NOREPORT (no case reported: not a
+# kill either), equivalent, open and unreached are told apart, and the
+# mutated file is restored after every mutant.
 
 load helper
 
@@ -9,8 +10,10 @@ setup() {
 	common_setup
 	K=$BATS_TEST_TMPDIR/linux
 	fake_kernel "$K"
-	# A BSK_TOP whose tools/kunit.sh is fake: it fails to build when the
-	# file says BROKEN, fails a case when it says KILL, passes otherwise.
+	# A BSK_TOP whose tools/kunit.sh is fake: it fails
+	# to build when the file says BROKEN; otherwise it writes a kunit.py
+	# results.json where a case fails when the file says KILL, writes none
+	# (a boot that failed) when it says HANG, and passes otherwise.
 	F=$BATS_TEST_TMPDIR/top
 	mkdir -p "$F/tools"
 	cat >"$F/tools/kunit.sh" <<'EOS'
@@ -18,7 +21,13 @@ setup() {
 f=$1/block/bfq-iosched.c
 if grep -q BROKEN "$f"; then echo "kunit.py build failed" >&2; exit 1; fi
 if [ "${KUNIT_BUILD_ONLY:-0}" != 0 ]; then echo built; exit 0; fi
-if grep -q KILL "$f"; then echo "1 passed, 1 failed"; exit 1; fi
+run=$(mktemp -d)
+echo "kunit.sh: results in $run (kunit.log, ktap.log, results.json)" >&2
+if grep -q HANG "$f"; then echo "0 passed, 1 failed"; exit 1; fi
+st=PASS
+grep -q KILL "$f" && st=FAIL
+printf '{"name": "KUnit Test Group 0", "sub_groups": [{"name": "s", "test_cases": [{"name": "a", "status": "PASS"}, {"name": "b", "status": "%s"}]}]}\n' "$st" >"$run/results.json"
+if [ $st = FAIL ]; then echo "1 passed, 1 failed"; exit 1; fi
 echo "2 passed, 0 failed"
 EOS
 	chmod +x "$F/tools/kunit.sh"
@@ -36,8 +45,8 @@ EOS
 	[[ "${lines[0]}" == "killed      a kill (1 passed, 1 failed)" ]]
 	[[ "${lines[1]}" == "SURVIVED    a survivor (2 passed, 0 failed)" ]]
 	[[ "${lines[2]}" == "BROKEN      a broken one (does not build)" ]]
-	[[ "${lines[3]}" == "equivalent  an equivalent (2 passed, 0 failed; same)" ]]
-	[ "${lines[4]}" = "list.tsv: 1 killed, 1 survived, 1 broken, 1 equivalent" ]
+	[[ "${lines[3]}" == "equivalent  an equivalent (2 passed; same)" ]]
+	[ "${lines[4]}" = "list.tsv: 1 killed, 1 survived, 1 broken, 0 no report, 1 equivalent, 0 open, 0 unreached" ]
 	# every mutant was undone
 	run git -C "$K" status --porcelain
 	[ -z "$output" ]
@@ -48,7 +57,25 @@ EOS
 	printf 'an equivalent\tblock/bfq-iosched.c\ts/^line 4$/x/\tequivalent: same\n' >>"$L"
 	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "list.tsv: 1 killed, 0 survived, 0 broken, 1 equivalent" ]
+	[ "${lines[-1]}" = "list.tsv: 1 killed, 0 survived, 0 broken, 0 no report, 1 equivalent, 0 open, 0 unreached" ]
+}
+
+@test "mutate: a mutant that builds but reports no case is not a kill" {
+	printf 'a hang\tblock/bfq-iosched.c\ts/^line 1$/HANG KILL/\n' >"$L"
+	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "NOREPORT    a hang (no case reported; 0 passed, 1 failed)" ]]
+	[ "${lines[1]}" = "list.tsv: 0 killed, 0 survived, 0 broken, 1 no report, 0 equivalent, 0 open, 0 unreached" ]
+}
+
+@test "mutate: open and unreached survivors are counted apart, and pass" {
+	printf 'a question\tblock/bfq-iosched.c\ts/^line 1$/x/\topen: asked\n' >"$L"
+	printf 'no machine\tblock/bfq-iosched.c\ts/^line 2$/y/\tunreached: big.LITTLE\n' >>"$L"
+	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "open        a question (2 passed; asked)" ]]
+	[[ "${lines[1]}" == "unreached   no machine (2 passed; big.LITTLE)" ]]
+	[ "${lines[2]}" = "list.tsv: 0 killed, 0 survived, 0 broken, 0 no report, 0 equivalent, 1 open, 1 unreached" ]
 }
 
 @test "mutate: an expression that changes nothing is a failure, not a kill" {

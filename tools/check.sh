@@ -20,7 +20,14 @@
 #            table; in the light pass KUnit at the last patch only and no
 #            x86_64 builds
 #   nfc      every patch that says "No functional change": the same object
-#            code on three configs (objcheck.sh nfc)
+#            code on three configs (objcheck.sh nfc); and the test patches
+#            (from the first that adds a file under block/tests/ to the
+#            tip) change no object code of a kernel that does not build
+#            them: CONFIG_KUNIT=m, and =y with BLK_KUNIT_TEST off, on the
+#            gate's and on a defconfig-based config
+#   reverts  every patch with a Fixes: tag, reverted on top of the series:
+#            the suites (UML) must fail a case, and each failing case must
+#            be named in MAINTAINERS-notes ("Reverting the fixes")
 #   smp      in full: KUnit under x86_64 SMP and the sanitizers at the tip
 #   send     on mainline in full: the test of 'make send' (sendcheck.sh)
 #   stress   on mainline in full: the short stress
@@ -43,8 +50,8 @@ set -uo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-ALL_STAGES="tools lint quilt patches nfc smp send stress"
-TREE_STAGES=(quilt patches nfc smp send stress)
+ALL_STAGES="tools lint quilt patches nfc reverts smp send stress"
+TREE_STAGES=(quilt patches nfc reverts smp send stress)
 
 T0=$SECONDS
 
@@ -94,6 +101,8 @@ step() {
 interrupted() {
 	trap - INT TERM HUP
 	bg_stop
+	# a fix reverted for stage_reverts: the applied tree gets it back
+	[ -z "${reverted_wt:-}" ] || git -C "$reverted_wt" reset -q --hard HEAD
 	printf 'check: interrupted; background builds stopped (logs in %s)\n' "$LOGDIR" >&2
 	exit 130
 }
@@ -255,6 +264,56 @@ stage_nfc() {
 		cat "$L/nfc-$c.log"
 		result "same object code (tiny, bench, distro configs): $subj ($b)" "$rc"
 	done
+	for c in "${commits[@]}"; do
+		[ -n "$(git -C "$wt" diff-tree --no-commit-id --name-only -r --diff-filter=A "$c" -- block/tests)" ] || continue
+		NFC_CONFIGS="tiny distro" NFC_KUNIT="m y" step tools/gate/objcheck.sh nfc "$wt" "$c^" "${commits[-1]}" \
+			>"$L/nfc-tests.log" 2>&1
+		rc=$?
+		cat "$L/nfc-tests.log"
+		result "the tests change no object code with CONFIG_KUNIT=m, nor =y without BLK_KUNIT_TEST (tiny, distro configs; $b)" "$rc"
+		break
+	done
+	stage_end
+}
+
+# Every fix has a case that fails without it: each patch with a Fixes: tag
+# is reverted on top of the series in the applied tree, the suites run
+# (UML; the build directory is the tree's own, so only what the revert
+# touches is rebuilt), and the tree is put back.  The cases that fail must
+# be the ones MAINTAINERS-notes names for that fix.
+stage_reverts() {
+	local c subj rc log names n missing
+	stage "every fix, reverted on top of the series, fails a case ($b)"
+	for c in "${commits[@]}"; do
+		git -C "$wt" log -1 --format=%B "$c" | grep -q '^Fixes: ' || continue
+		subj=$(git -C "$wt" log -1 --format=%s "$c")
+		log=$L/revert-$c.log
+		reverted_wt=$wt
+		if ! git -C "$wt" revert --no-commit "$c" >"$log" 2>&1; then
+			git -C "$wt" reset -q --hard HEAD
+			reverted_wt=
+			result "$subj reverts on top of the series ($b)" 1
+			continue
+		fi
+		ARCH=um step tools/kunit.sh "$wt" >>"$log" 2>&1
+		rc=$?
+		git -C "$wt" reset -q --hard HEAD
+		reverted_wt=
+		names=
+		n=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' "$log" | tail -n 1)
+		[ -z "$n" ] || [ ! -f "$n/results.json" ] || names=$(kunit_json_failed "$n/results.json")
+		if [ "$rc" -eq 0 ] || [ -z "$names" ]; then
+			tail -n 3 "$log"
+			result "without \"$subj\" a case fails ($b)" 1
+			continue
+		fi
+		printf '%s\n' "$names" | sed 's/^/      fails: /'
+		missing=$(printf '%s\n' "$names" | while IFS= read -r n; do
+			grep -qF -- "$n" "$BSK_TOP/MAINTAINERS-notes" || printf '%s; ' "$n"
+		done)
+		result "without \"$subj\" $(printf '%s\n' "$names" | wc -l) case(s) fail ($b)" 0
+		[ -z "$missing" ] || result "MAINTAINERS-notes names every case that fails without \"$subj\" (missing: $missing)" 1
+	done
 	stage_end
 }
 
@@ -298,7 +357,7 @@ stage_smp() {
 }
 
 stage_smp_end() {
-	local rc=0 d=$LOGDIR/$vm_base
+	local rc=0 d=$LOGDIR/$vm_base run
 	stage "KUnit at the tip, $vm_base (x86_64 SMP under sanitizers: the series' debug guest kernel, QEMU TCG, 2 sockets x 2 CPUs)"
 	bg_wait "$vm_pid" || rc=$?
 	b=$vm_base
@@ -310,6 +369,13 @@ stage_smp_end() {
 		KUNIT_DEBUG=1 ARCH=x86_64 KUNIT_KERNEL=$(dirname "$(cat "$d/vmkernel.out")") \
 			step tools/kunit.sh "$vm_wt" >"$d/kunit-x86_64.log" 2>&1
 		smp_result "$d/kunit-x86_64.log" $? "$vm_start"
+		# The counts README, docs/reference.md and the cover letters state,
+		# against this run of every suite at the tip.
+		run=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' "$d/kunit-x86_64.log" | tail -n 1)
+		tools/gate/counts.sh "${run:-/nonexistent}/results.json" >"$d/counts.log" 2>&1
+		rc=$?
+		grep -v '^ok ' "$d/counts.log"
+		result "the case counts stated in README, docs/reference.md and the cover letters are the run's ($b)" "$rc"
 	fi
 	stage_end
 }
@@ -363,6 +429,7 @@ check_base() {
 	! selected quilt || stage_quilt
 	! selected patches || stage_patches
 	! selected nfc || stage_nfc
+	! selected reverts || stage_reverts
 	if [ "$mode" = full ] && [ "${ARCH:-um}" = um ] && selected smp; then
 		stage_smp
 	fi
@@ -378,6 +445,9 @@ main() {
 	# The gate runs every suite, and picks its own debug run: what is set
 	# for 'make kunit' must not narrow or change it.
 	unset KUNIT_FILTER KUNIT_DEBUG KUNIT_COVERAGE KUNIT_BUILD_ONLY KUNIT_KERNEL
+	# The per-patch runs are UML's (ARCH= picks another); the smp stage
+	# adds x86_64 with two LLCs, where no case may skip.
+	export ARCH=${ARCH:-um}
 	STAGES=${STAGES:-$ALL_STAGES}
 	for st in $STAGES; do
 		case " $ALL_STAGES " in

@@ -6,10 +6,12 @@
 # block/tests/.kunitconfig that the series adds (the one source of truth);
 # kunit/$ARCH.kunitconfig adds what a run on that arch needs.
 #
-#   ARCH=um (default; with two CPUs where the tree's UML has SMP), x86_64
-#                      or i386 (QEMU, TCG, -smp 4,sockets=2,cores=2: two
-#                      LLCs), arm64 (QEMU virt, TCG, -smp 4,sockets=2,
-#                      cores=2; Debian's aarch64-linux-gnu- cross compiler)
+#   ARCH=x86_64 (default) or i386 (QEMU, TCG, -smp 4,sockets=2,cores=2:
+#                      two LLCs of two CPUs each, so that every case runs),
+#                      arm64 (QEMU virt, TCG, -smp 4,sockets=2,cores=2;
+#                      Debian's aarch64-linux-gnu- cross compiler), um
+#                      (with two CPUs where the tree's UML has SMP; each
+#                      is an LLC of its own, so the same-LLC cases skip)
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
 #   KUNIT_DEBUG=1      under the sanitizers of configs/debug.config (KASAN,
 #                      KFENCE, UBSAN, lockdep, ...; own build dir, -debug):
@@ -37,7 +39,7 @@ set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-arch=${ARCH:-um}
+arch=${ARCH:-x86_64}
 # The QEMU kunit.py runs (its qemu_configs/<arch>.py names the binary),
 # the Debian package it is in, the compiler and the cross prefix.
 cross=

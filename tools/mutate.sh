@@ -3,20 +3,27 @@
 #
 # mutate.sh FILE.tsv [TREE] - check that a suite can fail.  Each line of
 # FILE.tsv is "description<TAB>path in the kernel tree<TAB>sed expression",
-# with an optional fourth field "equivalent: why" for a mutation that
-# changes no behaviour; '#' lines are comments.  For each line the
-# expression is applied to the applied tree, the kernel is built, and the
-# suites run (KUNIT_FILTER narrows them).  One line per mutation:
+# with an optional fourth field for a mutation the suites are not meant to
+# kill: "equivalent: why" (it changes no behaviour), "open: question" (a
+# behaviour the suites leave open and the cover letter asks about) or
+# "unreached: why" (a behaviour no test machine has, such as a CPU of
+# another capacity); '#' lines are comments.  For each line the expression
+# is applied to the applied tree, the kernel is built, and the suites run
+# (KUNIT_FILTER narrows them).  One line per mutation:
 #
-#   killed      a case failed: the suites see the change
+#   killed      a case failed (kunit.py's results.json has a FAIL or ERROR)
 #   SURVIVED    every case passed: a behaviour without a test
 #   BROKEN      the mutant does not build: it shows nothing (not a kill)
-#   equivalent  every case passed, and the list says why nothing changed
+#   NOREPORT    it built, but no case reported (a boot that failed or hung,
+#               a run that stopped): it shows nothing (not a kill)
+#   equivalent, open, unreached
+#               every case passed, and the list says why that is expected
 #   NOMATCH     the expression changed nothing; NOFILE: no such file
 #
 # The file is restored after every mutant, and on any exit (Ctrl-C too).
-# Ends with "LIST: N killed, N survived, N broken, N equivalent" and exits
-# non-zero if any survived, was broken or did not apply.
+# Ends with "LIST: N killed, N survived, N broken, N no report, N
+# equivalent, N open, N unreached" and exits non-zero if any survived, was
+# broken, reported nothing or did not apply.
 #
 # mutate.sh (no FILE) - every list: kunit/mutations/*.tsv, where for the
 # series of BASE=lts kunit/mutations/<version>/X.tsv replaces X.tsv, then
@@ -56,7 +63,10 @@ fi
 killed=0
 survived=0
 broken=0
+noreport=0
 equiv=0
+open=0
+unreached=0
 bad=0
 mutated=
 # shellcheck disable=SC2317 # called from the traps
@@ -86,19 +96,28 @@ while IFS=$'\t' read -r desc file expr why; do
 	fi
 	out=$("$BSK_TOP/tools/kunit.sh" "$tree" </dev/null 2>&1)
 	restore
-	last=$(tail -n 1 <<<"$out")
-	case $last in
-	*" passed, 0 failed")
-		if [ -n "$why" ]; then
-			printf 'equivalent  %s (%s; %s)\n' "$desc" "$last" "${why#equivalent: }"
-			equiv=$((equiv + 1))
-		else
-			printf 'SURVIVED    %s (%s)\n' "$desc" "$last"
-			survived=$((survived + 1))
-		fi ;;
-	*) printf 'killed      %s (%s)\n' "$desc" "$last"; killed=$((killed + 1)) ;;
-	esac
+	# What kunit.py itself recorded for this run, not the last line: a
+	# boot that fails also ends in "0 passed, 1 failed".
+	run=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' <<<"$out" | tail -n 1)
+	counts=
+	[ -z "$run" ] || [ ! -f "$run/results.json" ] ||
+		counts=$(kunit_json_counts "$run/results.json" 2>/dev/null) || counts=
+	read -r p f _ <<<"${counts:-0 0 0}"
+	if [ "$f" -gt 0 ]; then
+		printf 'killed      %s (%s passed, %s failed)\n' "$desc" "$p" "$f"
+		killed=$((killed + 1))
+	elif [ "$p" -eq 0 ]; then
+		printf 'NOREPORT    %s (no case reported; %s)\n' "$desc" "$(tail -n 1 <<<"$out")"
+		noreport=$((noreport + 1))
+	else
+		case $why in
+		equivalent:*) printf 'equivalent  %s (%s passed; %s)\n' "$desc" "$p" "${why#equivalent: }"; equiv=$((equiv + 1)) ;;
+		open:*) printf 'open        %s (%s passed; %s)\n' "$desc" "$p" "${why#open: }"; open=$((open + 1)) ;;
+		unreached:*) printf 'unreached   %s (%s passed; %s)\n' "$desc" "$p" "${why#unreached: }"; unreached=$((unreached + 1)) ;;
+		*) printf 'SURVIVED    %s (%s passed, 0 failed)\n' "$desc" "$p"; survived=$((survived + 1)) ;;
+		esac
+	fi
 done <"$list"
-printf '%s: %d killed, %d survived, %d broken, %d equivalent\n' "$(basename "$list")" \
-	"$killed" "$survived" "$broken" "$equiv"
-[ $((survived + broken + bad)) -eq 0 ]
+printf '%s: %d killed, %d survived, %d broken, %d no report, %d equivalent, %d open, %d unreached\n' \
+	"$(basename "$list")" "$killed" "$survived" "$broken" "$noreport" "$equiv" "$open" "$unreached"
+[ $((survived + broken + noreport + bad)) -eq 0 ]

@@ -19,7 +19,11 @@ set -euo pipefail
 # shellcheck disable=SC2034 # read through ${!var}
 group_base="apt-get:apt dpkg-deb:dpkg xz:xz-utils git:git gpgv:gpgv make:make"
 # shellcheck disable=SC2034
-group_build="gcc:gcc make:make flex:flex bison:bison bc:bc python3:python3 perl:perl ccache:ccache"
+group_build="gcc:gcc make:make flex:flex bison:bison bc:bc python3:python3 perl:perl"
+# Installed when this run installs packages anyway (root with apt-get),
+# never required: the builds use ccache when it is there.
+# shellcheck disable=SC2034
+optional_build="ccache:ccache"
 # shellcheck disable=SC2034
 group_x86="qemu-system-x86_64:qemu-system-x86 cpio:cpio"
 # shellcheck disable=SC2034
@@ -66,6 +70,12 @@ for g in "${groups[@]}"; do
 	files=files_$g
 	for pair in ${!files-}; do
 		[ -e "${pair%%:*}" ] || want "${pair#*:}" "${pair%%:*} (${why[$g]})"
+	done
+	# optional ones only where this run installs anyway (root, apt-get)
+	opt=optional_$g
+	{ command -v apt-get && [ "$(id -u)" = 0 ] && [ -z "${BSK_NO_INSTALL:-}" ]; } >/dev/null 2>&1 || continue
+	for pair in ${!opt-}; do
+		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}" "${pair%%:*} (${why[$g]}, faster)"
 	done
 done
 

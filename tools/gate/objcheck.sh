@@ -25,6 +25,11 @@
 #                                         the way distributions build
 #                                Only the objects are compiled, no vmlinux.
 #                                Fails on any difference, and shows it.
+#                                NFC_KUNIT= the KUnit settings to compare
+#                                under (default off): off (no KUnit), m
+#                                (KUnit a module, as distributions build
+#                                it: the block tests cannot be built), y
+#                                (KUnit built in, BLK_KUNIT_TEST off)
 #
 # (Warnings, sparse included, are patchcheck.sh's and buildcheck.sh's.)
 #
@@ -64,11 +69,13 @@ kmake() {
 cfg=$BSK_TOP/configs
 frags=("$cfg/x86_64-block.config" "$cfg/kunit-off.config")
 
-# configure [tiny|bench|distro]: the build dir $out for that config.  Its
+# configure [tiny|bench|distro [off|m|y]]: the build dir $out for that
+# config, KUnit off, a module, or built in without the block tests.  Its
 # base config is made only for a new build dir (regenerating it makes
 # kbuild rebuild every object); the fragments are merged onto it.
 configure() {
-	local kind=${1:-tiny}
+	local kind=${1:-tiny} kunit=${2:-off}
+	frags=("$cfg/x86_64-block.config" "$cfg/kunit-$kunit.config")
 	case $kind in
 	tiny)
 		[ -f "$out/.config" ] || kmake tinyconfig >/dev/null
@@ -86,7 +93,12 @@ configure() {
 	kmake olddefconfig >/dev/null
 	grep -qx 'CONFIG_IOSCHED_BFQ=y' "$out/.config" ||
 		die "$out/.config ($kind) lost CONFIG_IOSCHED_BFQ=y; check the configs/ fragments"
-	! grep -q '^CONFIG_KUNIT=y' "$out/.config" || die "$out/.config ($kind) has KUnit on"
+	case $kunit in
+	off) ! grep -q '^CONFIG_KUNIT=' "$out/.config" || die "$out/.config ($kind) has KUnit on" ;;
+	m) grep -qx 'CONFIG_KUNIT=m' "$out/.config" || die "$out/.config ($kind) lost CONFIG_KUNIT=m" ;;
+	y) grep -qx 'CONFIG_KUNIT=y' "$out/.config" || die "$out/.config ($kind) lost CONFIG_KUNIT=y" ;;
+	esac
+	! grep -q '^CONFIG_BLK_KUNIT_TEST=y' "$out/.config" || die "$out/.config ($kind, KUnit $kunit) builds the block tests"
 }
 
 # disasm OBJ: objdump -d with the addresses out, so that code moved
@@ -116,37 +128,50 @@ if [ "$mode" = nfc ]; then
 	trap 'exit 130' INT TERM
 	need_space 3072 "$BSK_CACHE"
 	rc=0
+	for kunit in ${NFC_KUNIT:-off}; do
+		case $kunit in off|m|y) ;; *) die "NFC_KUNIT: no KUnit setting '$kunit' (off, m, y)" ;; esac
+	done
 	for kind in ${NFC_CONFIGS:-tiny bench distro}; do
 		case $kind in tiny|bench|distro) ;; *) die "NFC_CONFIGS: no config '$kind' (tiny, bench, distro)" ;; esac
-		out=$BSK_CACHE/build/$name-x86_64-nfc-$kind
-		mkdir -p "$out"
-		for side in a b; do
-			git -C "$tree" checkout -q --detach "${!side}"
-			configure "$kind"
-			for o in "${objs[@]}"; do
-				[ -f "$tree/${o%.o}.c" ] || continue
-				kmake "$o" || die "$o does not build ($kind config, $(git -C "$tree" log -1 --format=%h "${!side}"))"
-				mkdir -p "$(dirname "$tmp/$kind/$side/$o")"
-				cp "$out/$o" "$tmp/$kind/$side/$o"
+	done
+	for kunit in ${NFC_KUNIT:-off}; do
+		for kind in ${NFC_CONFIGS:-tiny bench distro}; do
+			label="$kind config"
+			out=$BSK_CACHE/build/$name-x86_64-nfc-$kind
+			if [ "$kunit" != off ]; then
+				label="$kind config, CONFIG_KUNIT=$kunit"
+				out=$out-kunit-$kunit
+			fi
+			mkdir -p "$out"
+			for side in a b; do
+				git -C "$tree" checkout -q --detach "${!side}"
+				configure "$kind" "$kunit"
+				for o in "${objs[@]}"; do
+					[ -f "$tree/${o%.o}.c" ] || continue
+					kmake "$o" || die "$o does not build ($label, $(git -C "$tree" log -1 --format=%h "${!side}"))"
+					mkdir -p "$(dirname "$tmp/$kind-$kunit/$side/$o")"
+					cp "$out/$o" "$tmp/$kind-$kunit/$side/$o"
+				done
 			done
-		done
-		for o in "${objs[@]}"; do
-			if [ ! -f "$tmp/$kind/a/$o" ] || [ ! -f "$tmp/$kind/b/$o" ]; then
-				[ -f "$tmp/$kind/a/$o" ] || [ -f "$tmp/$kind/b/$o" ] && die "$o was built on one side only ($kind)"
-				continue
-			fi
-			"$tree/scripts/bloat-o-meter" "$tmp/$kind/a/$o" "$tmp/$kind/b/$o" >"$tmp/bloat"
-			disasm "$tmp/$kind/a/$o" >"$tmp/a.s"
-			disasm "$tmp/$kind/b/$o" >"$tmp/b.s"
-			if cmp -s "$tmp/a.s" "$tmp/b.s"; then
-				printf 'same code: %s, %s config (%d functions; %s)\n' "$o" "$kind" \
-					"$(grep -c '^<.*>:$' "$tmp/a.s")" "$(grep -m1 '^add/remove' "$tmp/bloat")"
-			else
-				printf 'DIFFERENT code: %s, %s config; functions that differ:\n' "$o" "$kind"
-				diff "$tmp/a.s" "$tmp/b.s" | head -n 40 || true
-				grep -A3 '^Function' "$tmp/bloat" || true
-				rc=1
-			fi
+			for o in "${objs[@]}"; do
+				d=$tmp/$kind-$kunit
+				if [ ! -f "$d/a/$o" ] || [ ! -f "$d/b/$o" ]; then
+					[ -f "$d/a/$o" ] || [ -f "$d/b/$o" ] && die "$o was built on one side only ($label)"
+					continue
+				fi
+				"$tree/scripts/bloat-o-meter" "$d/a/$o" "$d/b/$o" >"$tmp/bloat"
+				disasm "$d/a/$o" >"$tmp/a.s"
+				disasm "$d/b/$o" >"$tmp/b.s"
+				if cmp -s "$tmp/a.s" "$tmp/b.s"; then
+					printf 'same code: %s, %s (%d functions; %s)\n' "$o" "$label" \
+						"$(grep -c '^<.*>:$' "$tmp/a.s")" "$(grep -m1 '^add/remove' "$tmp/bloat")"
+				else
+					printf 'DIFFERENT code: %s, %s; functions that differ:\n' "$o" "$label"
+					diff "$tmp/a.s" "$tmp/b.s" | head -n 40 || true
+					grep -A3 '^Function' "$tmp/bloat" || true
+					rc=1
+				fi
+			done
 		done
 	done
 	exit "$rc"

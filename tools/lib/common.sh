@@ -186,9 +186,26 @@ bg_stop() {
 	wait
 }
 
+# kunit_json_failed FILE: the cases that failed in a kunit.py --json
+# file, one a line: "suite.case", or "suite.case: parameter" for a case of
+# a parameterized test.
+#
 # kunit_json_counts FILE: "PASSED FAILED SKIPPED" of the cases in a
 # kunit.py --json file (KernelCI format: groups of sub_groups and
 # test_cases; FAIL and ERROR, a crash, count as failed).
+kunit_json_failed() {
+	python3 -c 'import json, sys
+def failed(g, path):
+    for t in g.get("test_cases", []):
+        if t["status"] in ("FAIL", "ERROR"):
+            print(".".join(path + [t["name"]]) if len(path) < 2 else
+                  ".".join(path) + ": " + t["name"])
+    for s in g.get("sub_groups", []):
+        failed(s, path + [s["name"]])
+for s in json.load(open(sys.argv[1])).get("sub_groups", []):
+    failed(s, [s["name"]])' "$1"
+}
+
 kunit_json_counts() {
 	python3 -c 'import json, sys
 def cases(g):
