@@ -29,7 +29,7 @@
 #                                under (default off): off (no KUnit), m
 #                                (KUnit a module, as distributions build
 #                                it: the block tests cannot be built), y
-#                                (KUnit built in, BLK_KUNIT_TEST off)
+#                                (KUnit built in, the block tests off)
 #
 # (Warnings, sparse included, are patchcheck.sh's and buildcheck.sh's.)
 #

@@ -55,9 +55,20 @@ git config --global user.email test.sender@example.org
 me="Test Sender <test.sender@example.org>"
 n=$(git -C "$repo" rev-list --count "$base..$BSK_BRANCH")
 
-# The mails of thread number $2 ($1) in run directory $3, cover first.
+# The mails of thread number $2 ($1) in run directory $3, cover first.  A
+# thread of one patch is one mail: b4 puts its cover letter below the
+# patch's "---", so that mail is both.
 thread_mails() {
 	find "$3/$2-$1" -name '*.eml' 2>/dev/null | sort
+}
+thread_patches() {
+	local m
+	mapfile -t m < <(thread_mails "$@")
+	if [ "${#m[@]}" -eq 1 ]; then
+		printf '%s\n' "${m[0]}"
+	elif [ "${#m[@]}" -gt 1 ]; then
+		printf '%s\n' "${m[@]:1}"
+	fi
 }
 # A mail's header, continuation lines unfolded.
 header() {
@@ -73,14 +84,14 @@ i=0
 for t in "${threads[@]}"; do
 	i=$((i + 1))
 	k=$(printf '%s\n' "${tp[@]}" | grep -c "^$t ")
-	[ "$(thread_mails "$t" "$i" "$tmp/v1" | wc -l)" -eq $((k + 1)) ] || bad=1
+	[ "$(thread_mails "$t" "$i" "$tmp/v1" | wc -l)" -eq $((k > 1 ? k + 1 : k)) ] || bad=1
 done
-result "make send wrote ${#threads[@]} threads (${threads[*]}), each a cover letter and its patches" \
+result "make send wrote ${#threads[@]} threads (${threads[*]}), each a cover letter and its patches (one mail for one patch)" \
 	"$([ "$rc" -eq 0 ] && [ "$out" = "$tmp/v1" ] && [ "$bad" -eq 0 ]; echo $?)"
 
 # 2. git am: the fixes alone, then each thread after the ones before.
 git -C "$repo" worktree add -q --detach "$tmp/am" "$base"
-mapfile -t fixes < <(thread_mails "${threads[0]}" 1 "$tmp/v1" | tail -n +2)
+mapfile -t fixes < <(thread_patches "${threads[0]}" 1 "$tmp/v1")
 bad=0
 for m in "${fixes[@]}"; do
 	git -C "$tmp/am" checkout -q --detach "$base"
@@ -96,7 +107,7 @@ rc=0
 i=0
 for t in "${threads[@]}"; do
 	i=$((i + 1))
-	mapfile -t ms < <(thread_mails "$t" "$i" "$tmp/v1" | tail -n +2)
+	mapfile -t ms < <(thread_patches "$t" "$i" "$tmp/v1")
 	if [ "${#ms[@]}" -eq 0 ] || ! bsk_git -C "$tmp/am" am -q "${ms[@]}" >"$tmp/am.log" 2>&1; then
 		cat "$tmp/am.log"
 		git -C "$tmp/am" am --abort 2>/dev/null
@@ -199,7 +210,9 @@ for t in "${threads[@]}"; do
 	id1=$(sed -n 's/^change-id: //p' "${c1:-/dev/null}")
 	id2=$(sed -n 's/^change-id: //p' "${c2:-/dev/null}")
 	{ [ -n "$id1" ] && [ "$id1" = "$id2" ]; } || same=1
-	{ grep -q "^Subject: \[PATCH v2 0/$k\]" "${c2:-/dev/null}" &&
+	subj="0/$k"
+	[ "$k" -gt 1 ] || subj=
+	{ grep -q "^Subject: \[PATCH v2${subj:+ $subj}\]" "${c2:-/dev/null}" &&
 		grep -q '^Changes in v2 (' "$c2" &&
 		grep -q '^Range-diff against v1:' "$c2" &&
 		[ "$(grep -cE '^ *[0-9]+: +[0-9a-f]+ = +[0-9]+: +[0-9a-f]+ ' "$c2")" -eq "$k" ]; } || rd=1
