@@ -20,9 +20,9 @@
 #            table; in the light pass KUnit at the last patch only and no
 #            x86_64 builds
 #   nfc      every patch that says "No functional change": the same object
-#            code on three configs (objcheck.sh nfc); and the test patches
-#            (from the first that adds a file under block/tests/ to the
-#            tip) change no object code of a kernel that does not build
+#            code on three configs (objcheck.sh nfc); and, in full, the test
+#            patches (from the first that adds a file under block/tests/ to
+#            the tip) change no object code of a kernel that does not build
 #            them: CONFIG_KUNIT=m, and =y with the tests off, on the
 #            gate's and on a defconfig-based config
 #   reverts  every patch with a Fixes: tag, reverted on top of the series:
@@ -264,7 +264,10 @@ stage_nfc() {
 		cat "$L/nfc-$c.log"
 		result "same object code (tiny, bench, distro configs): $subj ($b)" "$rc"
 	done
+	# The tests' own cost: in the full pass (the light pass of the LTS base
+	# shares the suites and would take five minutes more).
 	for c in "${commits[@]}"; do
+		[ "$mode" = full ] || break
 		[ -n "$(git -C "$wt" diff-tree --no-commit-id --name-only -r --diff-filter=A "$c" -- block/tests)" ] || continue
 		NFC_CONFIGS="tiny distro" NFC_KUNIT="m y" step tools/gate/objcheck.sh nfc "$wt" "$c^" "${commits[-1]}" \
 			>"$L/nfc-tests.log" 2>&1

@@ -212,8 +212,13 @@ for t in "${threads[@]}"; do
 	{ [ -n "$id1" ] && [ "$id1" = "$id2" ]; } || same=1
 	subj="0/$k"
 	[ "$k" -gt 1 ] || subj=
+	# a changelog where the revision log's v2 entry has one for the thread
+	# (its "  <thread>:" part, or an entry not split by thread)
+	log=$(awk -v t="$t" '/^v2 \(/ { on = 1; next } on && /^$/ { exit }
+		on && /^  [a-z0-9-]+:$/ { split_ = 1; if ($0 == "  " t ":") mine = 1 }
+		END { if (on && (mine || !split_)) print 1 }' "$BSK_TOP/MAINTAINERS-notes")
 	{ grep -q "^Subject: \[PATCH v2${subj:+ $subj}\]" "${c2:-/dev/null}" &&
-		grep -q '^Changes in v2 (' "$c2" &&
+		{ [ -z "$log" ] || grep -q '^Changes in v2 (' "$c2"; } &&
 		grep -q '^Range-diff against v1:' "$c2" &&
 		[ "$(grep -cE '^ *[0-9]+: +[0-9a-f]+ = +[0-9]+: +[0-9a-f]+ ' "$c2")" -eq "$k" ]; } || rd=1
 done
