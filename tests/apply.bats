@@ -2,6 +2,8 @@
 # apply.sh and refresh.sh on a fake kernel tree: clean apply, conflict
 # handling, the refresh round trip, and refusals that protect user work.
 
+bats_require_minimum_version 1.5.0
+
 load helper
 
 setup() {
@@ -71,6 +73,25 @@ setup() {
 		block-bfq-first-change.patch '# thread for-next: the rest' block-bfq-second-change.patch)" ]
 	[ -f "$T/patches/cover-letter-fixes" ]
 	[ -f "$T/patches/cover-letter-for-next" ]
+}
+
+@test "refresh keeps a patch added at the end of the first thread in that thread" {
+	run "$TOP/tools/apply.sh" "$T/series"
+	wt=${lines[-1]}
+	base=$(git -C "$wt" rev-list --max-parents=0 HEAD)
+	first=$(git -C "$wt" rev-list --reverse "$base..HEAD" | head -n 1)
+	second=$(git -C "$wt" rev-parse HEAD)
+	git -C "$wt" reset -q --hard "$first"
+	echo fix >"$wt/block/fix.c"
+	git -C "$wt" add block/fix.c
+	git -C "$wt" -c user.name=x -c user.email=x@x commit -q -s -m "block: another fix"
+	git -C "$wt" -c user.name=x -c user.email=x@x cherry-pick "$second" >/dev/null
+	run "$TOP/tools/refresh.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	[ "$(sed 1d "$T/series")" = "$(printf '%s\n' '# thread fixes: the fix' \
+		block-bfq-first-change.patch block-another-fix.patch '# thread for-next: the rest' \
+		block-bfq-second-change.patch)" ]
+	run ! grep -q "left the series" <<<"$output"
 }
 
 @test "lint-series: a thread without its cover letter, or in two places, is reported" {

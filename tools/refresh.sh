@@ -68,21 +68,37 @@ if [ -f "$SERIES" ]; then
 		[ -z "$ver" ] || [ "${old%%/*}" = "$ver" ] || continue
 		case " ${names[*]-} " in *" $old "*) ;; *) rm -f "$PATCHDIR/$old" ;; esac
 	done < <(series_patches "$SERIES")
-	# The comment lines before each patch name stay before the patch in
-	# the same place (the leading block, the "# thread NAME:" markers).
+	# The comment lines before a patch name (the leading block, the
+	# "# thread NAME:" markers) stay before that patch: pre[k] is the
+	# block before the old series' k-th patch, anchor[k] that patch.  So
+	# a patch added at the end of a thread stays in that thread.
 	k=0
 	pre=("")
+	anchor=()
 	while IFS= read -r l || [ -n "$l" ]; do
 		if [[ $l =~ ^[[:space:]]*(#|$) ]]; then
 			pre[k]+=$l$'\n'
 		else
+			anchor[k]=$l
 			k=$((k + 1))
 			pre[k]=
 		fi
 	done <"$SERIES"
 else
 	pre=("")
+	anchor=()
 fi
+# Where each block goes: before the patch it preceded if that patch is
+# still there; the leading block first; a block whose patch left, by
+# position (said, as a thread may have moved).
+declare -A block_of=()
+placed=()
+for ((j = 1; j < ${#anchor[@]}; j++)); do
+	case " ${names[*]-} " in
+	*" ${anchor[j]} "*) block_of[${anchor[j]}]=${pre[j]} ;;
+	*) placed[j]=lost ;;
+	esac
+done
 : >"$tmp/series"
 mkdir -p "$PATCHDIR"
 k=0
@@ -91,10 +107,28 @@ for n in "${names[@]}"; do
 		mkdir -p "$PATCHDIR/$(dirname "$n")"
 		mv "$tmp/$n.new" "$PATCHDIR/$n"
 	fi
-	printf '%s%s\n' "${pre[k]-}" "$n" >>"$tmp/series"
+	if [ "$k" -eq 0 ]; then
+		b=${pre[0]-}
+	elif [ -n "${block_of[$n]+x}" ]; then
+		b=${block_of[$n]}
+	elif [ "${placed[k]-}" = lost ]; then
+		b=${pre[k]}
+		placed[k]=used
+		[ -z "$b" ] || info "the comment lines before ${anchor[k]}, which left the series, now precede $n: check $(basename "$SERIES")"
+	else
+		b=
+	fi
+	printf '%s%s\n' "$b" "$n" >>"$tmp/series"
 	k=$((k + 1))
 done
-for ((; k < ${#pre[@]}; k++)); do printf '%s' "${pre[k]}" >>"$tmp/series"; done
+# Blocks whose patch left beyond the new end, then the trailing block.
+for ((j = 1; j < ${#anchor[@]}; j++)); do
+	if [ "${placed[j]-}" = lost ] && [ -n "${pre[j]}" ]; then
+		printf '%s' "${pre[j]}" >>"$tmp/series"
+		info "the comment lines before ${anchor[j]}, which left the series, moved to its end: check $(basename "$SERIES")"
+	fi
+done
+[ ${#anchor[@]} -eq 0 ] || printf '%s' "${pre[${#anchor[@]}]-}" >>"$tmp/series"
 mv "$tmp/series" "$SERIES"
 # What is exported may be re-applied by apply.sh without losing anything;
 # the next apply re-applies from the new files.
