@@ -57,6 +57,21 @@ setup() {
 	diff -r "$BATS_TEST_TMPDIR/orig" "$T"
 }
 
+@test "apply then refresh keeps a mainline mail's note below its ---" {
+	f=$T/patches/block-bfq-first-change.patch
+	sed -i '0,/^---$/{/^---$/a\
+A note for reviewers.\
+
+}' "$f"
+	grep -q "^A note for reviewers.$" "$f"
+	cp "$f" "$BATS_TEST_TMPDIR/with-note"
+	run "$TOP/tools/apply.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	run "$TOP/tools/refresh.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	cmp "$BATS_TEST_TMPDIR/with-note" "$f"
+}
+
 @test "refresh exports a new commit under its subject's name" {
 	run "$TOP/tools/apply.sh" "$T/series"
 	wt=${lines[-1]}

@@ -8,6 +8,9 @@
 # preceded, and the cover letters are kept.  Refuses while patches/ or SERIES has
 # uncommitted edits, so nothing of the user's is overwritten.
 #
+# A mail's note below its "---" (which git am drops) is kept from the file
+# it replaces.
+#
 # For an LTS series (series-<V>, BASE=lts) a commit that is the mainline
 # patch of the same name (same message, same git patch-id) is listed by
 # that name; any other goes to patches/<V>/, keeping the note below its
@@ -51,7 +54,10 @@ for f in "$tmp"/*.patch; do
 	fi
 	[ -z "$ver" ] || n=$ver/$n
 	names+=("$n")
-	if [ -n "$ver" ] && [ -f "$PATCHDIR/$n" ] && note=$(patch_note "$PATCHDIR/$n") && [ -n "$note" ]; then
+	# git am drops what a mail has below its "---": keep it from the file
+	# this one replaces (a mainline note for reviewers, or an LTS note)
+	if [ -f "$PATCHDIR/$n" ] && [ -z "$(patch_note "$f")" ] &&
+		note=$(patch_note "$PATCHDIR/$n") && [ -n "$note" ]; then
 		printf '%s\n\n' "$note" >"$tmp/note"
 		sed -i "0,/^---\$/{/^---\$/r $tmp/note
 }" "$f"
@@ -108,7 +114,8 @@ for n in "${names[@]}"; do
 		mv "$tmp/$n.new" "$PATCHDIR/$n"
 	fi
 	if [ "$k" -eq 0 ]; then
-		b=${pre[0]-}
+		# the leading block, then the block of a patch moved to the top
+		b=${pre[0]-}${block_of[$n]-}
 	elif [ -n "${block_of[$n]+x}" ]; then
 		b=${block_of[$n]}
 	elif [ "${placed[k]-}" = lost ]; then
