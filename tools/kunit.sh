@@ -141,7 +141,9 @@ rm -f "$build/test.log"
 # neither.  No JSON (the build or the boot failed) or nothing run is a
 # failure.
 counts=$(kunit_json_counts "$run/results.json" 2>/dev/null) || counts=
-read -r passed failed _ <<<"${counts:-0 0 0}"
+read -r passed failed skipped <<<"${counts:-0 0 0}"
+# A skipped case is neither: say so, as the last line does not.
+[ "$skipped" -eq 0 ] || info "$skipped skipped, not passed: the SKIPPED lines of $run/kunit.log say why"
 if [ -z "$counts" ] || [ "$passed" -eq 0 ]; then
 	[ "$failed" -gt 0 ] || failed=1
 fi
