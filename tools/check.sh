@@ -386,7 +386,7 @@ stage_smp_end() {
 }
 
 stage_send() {
-	stage "make send, dry run: two threads from the sender, git am, v1 then v2 with one change-id"
+	stage "make send, dry run: each thread from the sender, git am, v1 then v2 with one change-id, interrupted runs keep it"
 	step tools/gate/sendcheck.sh >"$L/sendcheck.log" 2>&1
 	result_of_run "$L/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$L/sendcheck.log"

@@ -7,10 +7,15 @@
 #
 # For each thread, in the order of `series`:
 #   1. its b4 branch b4/<name>-<thread>, kept from one run to the next in
-#      the cache's kernel repository: the branch is set back to the
-#      thread's fork point (the base, or the tip of the thread before it),
-#      its b4 cover commit (change-id, revision, history of sent
-#      revisions) is replayed, then the thread's patches;
+#      the cache's kernel repository: the thread is rebuilt on a scratch
+#      branch (b4/<name>-<thread>-wip) from its fork point (the base, or
+#      the tip of the thread before it), with the b4 cover commit of the
+#      b4 branch (change-id, revision, history of sent revisions)
+#      replayed, then the thread's patches; the b4 branch moves there only
+#      once the thread is whole and its revision set (3.), so that a run
+#      interrupted at any point leaves a b4 branch whose cover commit
+#      carries the thread's change-id (a thread without a cover commit
+#      yet is enrolled on the b4 branch itself);
 #   2. each patch with the sender as author and Signed-off-by: the
 #      placeholder identity of patches/ is replaced, nothing else;
 #   3. b4 prep --force-revision N, N being the newest revision in
@@ -120,6 +125,7 @@ for t in "${threads[@]}"; do
 	i=$((i + 1))
 	b4name=$sname-$t
 	b4branch=b4/$b4name
+	wip=$b4branch-wip
 	swt=$BSK_CACHE/send/$tag-$b4name
 	mine=()
 	for j in "${!tp[@]}"; do [ "${tp[j]%% *}" != "$t" ] || mine+=("${commits[j]}"); done
@@ -137,7 +143,11 @@ for t in "${threads[@]}"; do
 	git -C "$repo" worktree prune
 	mkdir -p "$(dirname "$swt")"
 	git -C "$repo" worktree add -q --detach "$swt" "$fork"
-	git -C "$swt" checkout -q -B "$b4branch"
+	# Without a cover commit there is no change-id to lose: b4 enrolls the
+	# b4 branch itself (and names the change-id after it).
+	work=$b4branch
+	[ -z "$cover_commit" ] || work=$wip
+	git -C "$swt" checkout -q -B "$work"
 	if [ -n "$cover_commit" ]; then
 		git -C "$swt" cherry-pick --allow-empty --keep-redundant-commits "$cover_commit" >/dev/null
 	else
@@ -157,7 +167,16 @@ for t in "${threads[@]}"; do
 	# 3.-4. Revision and cover letter.
 	cd "$swt"
 	b4 -q prep --force-revision "$rev" >/dev/null
-	changeid=$(b4 prep --show-info 2>/dev/null | sed -n 's/^change-id: //p')
+	shown=$(b4 prep --show-info 2>&1) || die "b4 prep --show-info failed in $swt: $(tail -n 1 <<<"$shown")"
+	changeid=$(sed -n 's/^change-id: //p' <<<"$shown")
+	[ -n "$changeid" ] || die "b4 prep --show-info in $swt names no change-id"
+	# The thread is whole, its cover commit carries the change-id: only
+	# now the b4 branch moves to it (b4 prep --compare-to and the sent/
+	# tags go by the b4 branch's name).
+	if [ "$work" = "$wip" ]; then
+		git checkout -q -B "$b4branch"
+		git branch -q -D "$wip"
+	fi
 	# The change-id MAINTAINERS-notes recorded for the thread when it was
 	# sent: a different one here means the b4 branch was lost.
 	recorded=$(awk -F' *[|] *' -v t="$t" '$2 == t && $3 ~ /^[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-/ { print $3 }' "$notes")

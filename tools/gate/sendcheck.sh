@@ -18,14 +18,19 @@
 #   5. v1 recorded as sent (b4 prep --manual-reroll, as after sending),
 #      a second run as v2 keeps each thread's change-id and its cover
 #      letter carries the v2 changelog and b4 prep --compare-to v1's
-#      range-diff.
+#      range-diff;
+#   6. send.sh interrupted (SIGINT to its process group, as ^C sends) just
+#      before it replays each thread's cover commit, at its first b4 call
+#      and after the b4 branch has moved: every thread's b4 branch keeps
+#      its change-id.
 #
 # (Bad input to send.sh: tests/submit.bats.)  Last line: "N passed, N failed".
 set -uo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh" 2>/dev/null) || die "no kernel base"
+# tree.sh says why when there is no base
+read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh") || die "no kernel base"
 tag=$(basename "$wt")
 tmp=$(mktemp -d)
 name=bsk-selftest
@@ -42,7 +47,7 @@ cleanup() {
 	for t in "${threads[@]}"; do
 		git -C "$repo" tag -d "sent/$name-$t-v1" >/dev/null 2>&1
 		git -C "$repo" worktree remove --force "$BSK_CACHE/send/$tag-$name-$t" 2>/dev/null
-		git -C "$repo" branch -D "b4/$name-$t" >/dev/null 2>&1
+		git -C "$repo" branch -D "b4/$name-$t" "b4/$name-$t-wip" >/dev/null 2>&1
 	done
 	rm -rf "$tmp"
 }
@@ -224,5 +229,59 @@ for t in "${threads[@]}"; do
 done
 result "v2 keeps each thread's change-id" "$([ "$rc" -eq 0 ] && [ "$same" -eq 0 ]; echo $?)"
 result "v2's cover letters carry the v2 changelog and the range-diff against v1 (every patch '=')" "$([ "$rc" -eq 0 ] && [ "$rd" -eq 0 ]; echo $?)"
+
+# 6. Interrupted runs.  Shims of git and b4 first in PATH run the real
+# program, but the N-th call that matches INT_MATCH signals the run's
+# process group instead (send.sh runs in a session of its own).
+change_ids() {
+	local t
+	for t in "${threads[@]}"; do
+		printf '%s=' "$t"
+		git -C "$repo" log -1 --format=%B -F --grep='--- b4-submit-tracking ---' "b4/$name-$t" 2>/dev/null |
+			sed -n 's/^ *"change-id": *"\([^"]*\)".*/\1/p' | head -n 1
+	done
+}
+mkdir -p "$tmp/shim"
+for p in git b4; do
+	real=$(command -v "$p")
+	cat >"$tmp/shim/$p" <<EOF
+#!/bin/sh
+case " $p \$* " in
+*"\$INT_MATCH"*)
+	n=\$((\$(cat "\$INT_COUNT" 2>/dev/null || echo 0) + 1))
+	echo "\$n" >"\$INT_COUNT"
+	if [ "\$n" -eq "\$INT_AT" ]; then
+		kill -INT 0
+		exit 130
+	fi ;;
+esac
+exec $real "\$@"
+EOF
+	chmod +x "$tmp/shim/$p"
+done
+before=$(change_ids)
+points=()
+for ((k = 1; k <= ${#threads[@]}; k++)); do points+=("cherry-pick --allow-empty:$k"); done
+points+=("b4 -q prep --force-revision:1" "b4 -q prep --edit-cover:1")
+bad=0
+for pt in "${points[@]}"; do
+	rm -f "$tmp/int.count"
+	INT_MATCH=${pt%:*} INT_AT=${pt##*:} INT_COUNT=$tmp/int.count PATH=$tmp/shim:$PATH \
+		SEND_OUT=$tmp/int-${pt##*:}-${pt%% *} REV=2 BSK_SEND_NAME=$name \
+		setsid -w "$BSK_TOP/tools/send.sh" >/dev/null 2>&1
+	rc=$?
+	# the run must have stopped there, and changed no change-id
+	{ [ "$rc" -ne 0 ] && [ "$(cat "$tmp/int.count" 2>/dev/null)" = "${pt##*:}" ]; } || {
+		info "send.sh was not interrupted at '$pt' (exit $rc)"
+		bad=$((bad + 1))
+	}
+	after=$(change_ids)
+	[ "$after" = "$before" ] || {
+		info "interrupted at '$pt': change-ids $before became $after"
+		bad=$((bad + 1))
+	}
+done
+result "send.sh interrupted at ${#points[@]} points (each thread's cover replay, the first b4 call, the cover edit) keeps every thread's change-id" \
+	"$([ -n "$before" ] && ! grep -q '=$' <<<"$before" && [ "$bad" -eq 0 ]; echo $?)"
 
 results_end
