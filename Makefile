@@ -10,6 +10,8 @@
 #                     from you (git's user.name/email or FROM=); never sends
 #   make bench        six VM scenarios (docs/benchmarks.md), base vs series kernel
 #   make stress       faults, hotplug, switching on debug kernels in a VM
+#   make blktests     blktests' block group in a VM, base vs series
+#                     (results/blktests/summary.md)
 #   make s3-trace     S3 pass after pass with BFQ's decisions traced (base +
 #                     debug/, QEMU icount): how often the slow mode comes
 #   make arches       the suites on i386 and arm64 (QEMU), not in the gate
@@ -38,17 +40,20 @@
 #                       instead (deterministic; ICOUNT_PROFILE=1 adds where
 #                       bfq spends them)
 #   STRESS_SECONDS=300  make stress: how long each kernel is stressed
+#   BLKTESTS=dir BLKTESTS_TESTS="block" BLKTESTS_TIMEOUT=10
+#                       make blktests: the blktests tree (default
+#                       ../shared/blktests), what ./check runs, fio seconds
 #   PASSES=6 SPECS="bfq mq-deadline" TRACE_OUT=dir
 #                       make s3-trace: passes, schedulers, results
 #                       (ICOUNT=0: plain TCG instead)
 #   KUNIT_DEBUG=1       make kunit: under the sanitizers of configs/debug.config
 
 BASE ?=
-export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
+export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT BLKTESTS BLKTESTS_TESTS BLKTESTS_TIMEOUT BLKTESTS_OUT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
 
 DEPS := base build $(if $(filter x86_64,$(or $(ARCH),x86_64)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
-.PHONY: all deps base apply refresh kunit check send bench stress s3-trace test-tools mutate help arches coverage
+.PHONY: all deps base apply refresh kunit check send bench stress blktests s3-trace test-tools mutate help arches coverage
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -76,7 +81,7 @@ check:
 	@tools/check.sh
 
 send:
-	@tools/env/deps.sh base build check
+	@tools/env/deps.sh base send
 	@tools/send.sh
 
 # The suites on i386 and arm64 under QEMU (ARCHES="i386 arm64").
@@ -99,7 +104,11 @@ bench:
 stress:
 	@tools/stress.sh
 
-# BFQ's slow mode in S3, traced pass by pass (issue 24; debug/ patch).
+# blktests' block group on base and series (docs/blktests.md).
+blktests:
+	@tools/blktests.sh
+
+# BFQ's slow mode in S3, traced pass by pass (debug/ patch).
 s3-trace:
 	@tools/s3-trace.sh
 

@@ -74,3 +74,15 @@ setup() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"apt-get (getting the kernel tree)"* ]]
 }
+
+@test "make send asks for what it uses only: git, b4 and perl, not the gate's tools" {
+	# KERNEL=: no Debian base, so nothing of apt is asked either
+	PATH=$B KERNEL=$BATS_TEST_TMPDIR run "$B/bash" "$TOP/tools/env/deps.sh" base send
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"git (getting the kernel tree), make (getting the kernel tree), b4 (make send), perl (make send); install"* ]]
+	run grep -cE 'sparse|quilt|bats|shellcheck|dpkg-source|gcc' <<<"$output"
+	[ "$output" = 0 ]
+	# and the Makefile's send target asks for exactly these groups
+	run grep -A1 '^send:' "$TOP/Makefile"
+	[[ "$output" == *"tools/env/deps.sh base send" ]]
+}

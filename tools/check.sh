@@ -435,8 +435,14 @@ check_base() {
 	! selected patches || stage_patches
 	! selected nfc || stage_nfc
 	! selected reverts || stage_reverts
-	if [ "$mode" = full ] && [ "${ARCH:-um}" = um ] && selected smp; then
-		stage_smp
+	if [ "$mode" = full ] && selected smp; then
+		if [ "${ARCH:-um}" = um ]; then
+			stage_smp
+		else
+			# it adds x86_64 under QEMU to UML per-patch runs; ARCH= has
+			# put those under QEMU already
+			result_skip "smp stage" "ARCH=$ARCH: the per-patch runs are already under QEMU, not UML"
+		fi
 	fi
 	if [ "$mode" = full ] && [ "$b" = mainline ]; then
 		selected stress && stress_base=$b

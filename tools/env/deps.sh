@@ -8,7 +8,7 @@
 # Groups: base (fetch a kernel base), build (kunit.py under UML),
 # x86 (kunit.py under QEMU), arches (i386 and arm64 under QEMU: make
 # arches), coverage (lcov: make coverage), vm (virtme-ng guests: make
-# bench, make stress), check (the full gate).  With KERNEL= (your own tree) no Debian base is
+# bench, make stress), blktests (make blktests), send (make send), check (the full gate).  With KERNEL= (your own tree) no Debian base is
 # fetched: base needs git and make only.  On a machine without apt-get
 # the missing programs are named, with the step that needs them.
 set -euo pipefail
@@ -32,12 +32,23 @@ group_arches="qemu-system-i386:qemu-system-x86 qemu-system-aarch64:qemu-system-a
 group_coverage="lcov:lcov"
 # shellcheck disable=SC2034
 group_vm="qemu-system-x86_64:qemu-system-x86 udevadm:udev fio:fio jq:jq gnuplot:gnuplot-nox dpkg-deb:dpkg busybox:busybox-static"
+# What blktests and its guest kernel's modules need (make blktests):
+# blktests' README, and the programs its block group's tests ask for.
+# shellcheck disable=SC2034
+group_blktests="rsync:rsync gawk:gawk column:bsdextrautils depmod:kmod modprobe:kmod mkfs.xfs:xfsprogs xfs_io:xfsprogs blktrace:blktrace setpci:pciutils nvme:nvme-cli"
+# make send: b4 writes the mails, get_maintainer.pl (perl) the report's
+# recipients; nothing is built.
+# shellcheck disable=SC2034
+group_send="git:git b4:b4 perl:perl"
 # shellcheck disable=SC2034
 group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck:shellcheck b4:b4"
 # Build headers, and the Python modules scripts/spdxcheck.py (run by
 # checkpatch with Debian's python3) imports, checked by file.
 # shellcheck disable=SC2034
 files_build="/usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev"
+# blktests builds its ublk server (src/miniublk, block/033) with liburing.
+# shellcheck disable=SC2034
+files_blktests="/usr/include/liburing.h:liburing-dev"
 # shellcheck disable=SC2034
 files_check="/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
 # The Python modules of Debian's virtme-ng, which tools/env/vng.sh unpacks
@@ -50,20 +61,21 @@ files_vm="/usr/lib/python3/dist-packages/requests/__init__.py:python3-requests /
 [ -z "${KERNEL:-}" ] || group_base="git:git make:make"
 declare -A why=([base]="getting the kernel tree" [build]="building the kernel" [x86]="KUnit under QEMU"
 	[arches]="make arches" [coverage]="make coverage"
-	[vm]="make bench and make stress" [check]="make check")
+	[vm]="make bench and make stress" [blktests]="make blktests" [send]="make send" [check]="make check")
 
 missing=()
 programs=()
 want() {
 	case " ${missing[*]-} " in *" $1 "*) ;; *) missing+=("$1") ;; esac
-	case " ${programs[*]-} " in *" $2 "*) ;; *) programs+=("$2") ;; esac
+	# a program once, with the first step that needs it
+	case " ${programs[*]-} " in *" ${2%% (*} ("*) ;; *) programs+=("$2") ;; esac
 }
 
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(base build)
 for g in "${groups[@]}"; do
 	var=group_$g
-	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 arches coverage vm check)"
+	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 arches coverage vm blktests send check)"
 	for pair in ${!var}; do
 		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}" "${pair%%:*} (${why[$g]})"
 	done

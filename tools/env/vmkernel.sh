@@ -15,7 +15,11 @@
 # and one build dir, $BSK_CACHE/build/<tag>-vm[-<fragment names>]: after
 # one of them is built, the other only recompiles what the series changes.
 # Each build's bzImage and vmlinux are copied beside it as bzImage-<kind>
-# and vmlinux-<kind> (for scripts/bloat-o-meter).  Every line of the
+# and vmlinux-<kind> (for scripts/bloat-o-meter).  A kernel whose
+# fragments enable CONFIG_MODULES (configs/blktests.config) also builds
+# its modules and installs them in root-<kind>/lib/modules/<release>,
+# with its bzImage as root-<kind>/bzImage: that path is printed, and
+# virtme-ng (vng -r) gives the guest those modules.  Every line of the
 # fragments must hold in the final .config, or the build stops with the
 # lines that do not.
 set -euo pipefail
@@ -112,12 +116,30 @@ fi
 
 t=$SECONDS
 info "building the $kind guest kernel ($(git -C "$vwt" log -1 --format='%h %s' "$rev")) in $out"
-kmake bzImage >"$out/build.log" 2>&1 ||
+targets=(bzImage)
+! grep -qx 'CONFIG_MODULES=y' "$out/.config" || targets+=(modules)
+kmake "${targets[@]}" >"$out/build.log" 2>&1 ||
 	die "the $kind guest kernel does not build (see $out/build.log)"
 # Copied, then renamed: a guest still booting the last image keeps it.
 cp "$out/arch/x86/boot/bzImage" "$out/bzImage-$kind.tmp"
 cp "$out/vmlinux" "$out/vmlinux-$kind.tmp"
 mv -f "$out/bzImage-$kind.tmp" "$out/bzImage-$kind"
 mv -f "$out/vmlinux-$kind.tmp" "$out/vmlinux-$kind"
+img=$out/bzImage-$kind
+if [ ${#targets[@]} -gt 1 ]; then
+	# With modules: the image in a root of its own, beside
+	# lib/modules/<release>/, where virtme-ng looks for them (it walks up
+	# from the image to the first directory with lib/modules) and links
+	# them into the guest's /lib/modules.
+	root=$out/root-$kind
+	rm -rf "$root.tmp"
+	mkdir -p "$root.tmp"
+	kmake INSTALL_MOD_PATH="$root.tmp" modules_install >"$out/modules_install.log" 2>&1 ||
+		die "modules_install of the $kind guest kernel failed (see $out/modules_install.log)"
+	cp "$out/bzImage-$kind" "$root.tmp/bzImage"
+	rm -rf "$root"
+	mv "$root.tmp" "$root"
+	img=$root/bzImage
+fi
 info "$kind guest kernel built in $((SECONDS - t))s"
-printf '%s\n' "$out/bzImage-$kind"
+printf '%s\n' "$img"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# blktests.sh: bad input gets one error line before anything is fetched
+# or built; tools/lib/blktests.awk reads blktests' output as recorded.
+
+load helper
+
+setup() {
+	common_setup
+	AWK=$TOP/tools/lib/blktests.awk
+	FIX=$TOP/tests/fixtures/blktests
+}
+
+@test "blktests: unknown kernel, one error line" {
+	run "$TOP/tools/blktests.sh" tip
+	[ "$status" -eq 1 ]
+	[ "$output" = "blktests.sh: error: usage: blktests.sh [base|series...] (not 'tip')" ]
+}
+
+@test "blktests: BLKTESTS that is not a blktests tree, one line, the directory untouched" {
+	d=$BATS_TEST_TMPDIR/notblktests
+	mkdir -p "$d"
+	echo keep >"$d/file"
+	BLKTESTS=$d run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$output" = "blktests.sh: error: BLKTESTS=$d is not a blktests tree (no check script and tests/block there)" ]
+	[ "$(ls "$d")" = file ]
+	[ "$(cat "$d/file")" = keep ]
+}
+
+@test "blktests: BLKTESTS_TIMEOUT and BLKTESTS_TESTS are checked first" {
+	d=$BATS_TEST_TMPDIR/bt
+	mkdir -p "$d/tests/block"
+	printf '#!/bin/sh\n' >"$d/check"
+	chmod +x "$d/check"
+	BLKTESTS=$d BLKTESTS_TIMEOUT=0 run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "$output" = "blktests.sh: error: BLKTESTS_TIMEOUT=0 is not a positive number of seconds" ]
+	BLKTESTS=$d BLKTESTS_TESTS="block/999" run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "$output" = "blktests.sh: error: BLKTESTS_TESTS: no test or group 'block/999' in $d/tests" ]
+}
+
+# The fixtures are blktests' own output, as tools/vm/blktests.sh recorded
+# it: nvme-7.3.4.txt a whole run of the block group on the 7.3.4 base
+# (2026-12-04, 2 CPUs), virtio-blk-cut-off.txt a run that hung in
+# block/011 and was killed.
+
+@test "blktests.awk: counts a recorded run as blktests printed it" {
+	f=$FIX/nvme-7.3.4.txt
+	run awk -v names=base -v what=counts -f "$AWK" "$f"
+	[ "$status" -eq 0 ]
+	p=$(grep -cE '\[passed\]$' "$f")
+	x=$(grep -cE '\[failed\]$' "$f")
+	s=$(grep -cE '\[not run\]$' "$f")
+	[ "$output" = "base passed $p failed $x notrun $s absent 0 finished 1" ]
+	[ "$x" -gt 0 ] && [ "$s" -gt 0 ]
+}
+
+@test "blktests.awk: the reasons are blktests' lines, the changed lines of a failure's diff" {
+	run awk -v names="base series" -v what=table -f "$AWK" "$FIX/nvme-7.3.4.txt" "$FIX/nvme-7.3.4.txt"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| block/041 => nvme0n1 | io_uring read with PI metadata buffer on block device | not run | not run | fio version is older than 3.40.0 |"* ]]
+	[[ "$output" == *"| block/024 | do I/O faster than a jiffy and check iostats times | failed | failed | -write 3 s; +write 4 s |"* ]]
+	# a stats line ("runtime ... 5.364s") is not a reason
+	run grep -c 'runtime' <<<"$output"
+	[ "$output" = 0 ]
+}
+
+@test "blktests.awk: a test passed on base and failed on series is named; the same run twice names none" {
+	run awk -v names="base series" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$FIX/nvme-7.3.4.txt"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# block/047 as a failure on the series, the way check prints one
+	sed '/^block\/047 .*\[passed\]$/{s/\[passed\]$/[failed]/;a\
+    exited with status 1
+}' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
+	run awk -v names="base series" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
+	[ "$status" -eq 0 ]
+	[ "$output" = "block/047: passed -> failed (exited with status 1)" ]
+}
+
+@test "blktests.awk: a run cut off is said to be, and the tests after it are absent" {
+	exp=$(printf 'block/%03d ' 1 2 3 4 5 6 7 8 9 10 11 12)
+	run awk -v names=base -v expect="$exp" -v what=counts -f "$AWK" "$FIX/virtio-blk-cut-off.txt"
+	[ "$status" -eq 0 ]
+	[ "$output" = "base passed 10 failed 0 notrun 0 absent 2 finished 0" ]
+	run awk -v names=base -v expect="$exp" -v what=table -f "$AWK" "$FIX/virtio-blk-cut-off.txt"
+	[[ "$output" == *"| block/011 |  | absent | - |  |"* ]]
+	[[ "$output" == *'base: 10 passed, 0 failed, 0 not run, 2 absent (cut off: no "blktests: exit" line)'* ]]
+}
+
+@test "blktests.awk: a test passed on base and absent or skipped on series is named too" {
+	grep -v '^block/047 ' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
+	exp=$(printf 'block/%03d ' 45 46 47)
+	run awk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
+	[ "$status" -eq 0 ]
+	[ "$output" = "block/047: passed -> absent ()" ]
+	sed 's/^\(block\/046 .*\)\[passed\]$/\1[not run]/' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
+	run awk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
+	[ "$output" = "block/046: passed -> not run ()" ]
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# blktests.sh [base|series...] - 'make blktests': blktests, the block
+# layer's own regression suite, on the base kernel and on the series
+# (default both), each in a virtme-ng guest.  Guest side:
+# tools/vm/blktests.sh.
+#
+#   BLKTESTS=dir        a blktests tree (default ../shared/blktests beside
+#                       this repository, when it is there); it is copied
+#                       into the cache and built there, never written to
+#   BLKTESTS_TESTS="block"
+#                       what ./check runs: groups or tests
+#   BLKTESTS_TIMEOUT=10 seconds of fio per timed test (blktests' TIMEOUT;
+#                       every test runs: not QUICK_RUN, which leaves out
+#                       the ones marked neither quick nor timed)
+#   BLKTESTS_OUT=dir    results (default results/blktests, committed, for
+#                       the block group; other tests: the cache's
+#                       blktests/out)
+#
+# Each kernel is tools/env/vmkernel.sh's guest kernel with
+# configs/blktests.config (null_blk and scsi_debug as modules, ...),
+# booted with four CPUs (block/038 asks null_blk for four submit
+# queues, one per CPU at most), 2 GiB and a 2 GiB scratch disk (QEMU's
+# NVMe in a hot-pluggable PCIe root port, a sparse file in the cache) as blktests' TEST_DEVS.  Writes, per kernel,
+# <kernel>.txt (blktests' output) and <kernel>-dmesg.txt, and
+# summary.md: each test on both kernels, and the reason blktests gives
+# for a failure or a skip (tools/lib/blktests.awk).  The series passes
+# when no test that passes on the base fails, skips or is absent on it.  Last line:
+# "N passed, N failed".
+set -euo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(base series)
+for k in "${kernels[@]}"; do
+	case $k in base|series) ;; *) die "usage: blktests.sh [base|series...] (not '$k')" ;; esac
+done
+src=${BLKTESTS:-}
+if [ -z "$src" ]; then
+	src=$(cd "$BSK_TOP/.." && pwd)/shared/blktests
+	[ -d "$src" ] ||
+		die "no blktests: git clone https://github.com/linux-blktests/blktests and run 'make blktests BLKTESTS=/path/to/blktests'"
+fi
+{ [ -x "$src/check" ] && [ -d "$src/tests/block" ]; } ||
+	die "BLKTESTS=$src is not a blktests tree (no check script and tests/block there)"
+src=$(cd "$src" && pwd)
+timeout=${BLKTESTS_TIMEOUT:-10}
+[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "BLKTESTS_TIMEOUT=$timeout is not a positive number of seconds"
+read -r -a tests <<<"${BLKTESTS_TESTS:-block}"
+[ ${#tests[@]} -gt 0 ] || die "BLKTESTS_TESTS is empty"
+for t in "${tests[@]}"; do
+	[ -e "$src/tests/$t" ] || die "BLKTESTS_TESTS: no test or group '$t' in $src/tests"
+done
+# The committed results are the whole block group's: a run of other
+# tests goes to the cache unless BLKTESTS_OUT says where.
+out=$BSK_TOP/results/blktests
+[ "${tests[*]}" = block ] || out=$BSK_CACHE/blktests/out
+out=${BLKTESTS_OUT:-$out}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+"$BSK_TOP/tools/env/deps.sh" base build vm blktests
+vng=$("$BSK_TOP/tools/env/vng.sh")
+"$BSK_TOP/tools/apply.sh" >/dev/null
+
+# Which blktests: its commit, or the snapshot's own note.
+# (its own repository, not one it happens to sit in)
+if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ] &&
+	id=$(git -C "$src" describe --always --dirty 2>/dev/null); then
+	id="git $id"
+elif [ -f "$src/SNAPSHOT" ]; then
+	id=$(head -n 1 "$src/SNAPSHOT" | cut -d' ' -f1-3 | sed 's/,$//')
+else
+	id="unversioned tree $src"
+fi
+
+stage "blktests ($id): copied into the cache and built"
+need_space 3072 "$BSK_CACHE"
+bc=$BSK_CACHE/blktests
+bt=$bc/tree
+rm -rf "$bt"
+mkdir -p "$bt"
+tar -C "$src" --exclude=./.git --exclude=./results --exclude=./config -cf - . | tar -C "$bt" -xf -
+# Against the base's UAPI headers: the machine's linux-libc-dev may be
+# older than the interfaces blktests' helpers use (src/miniublk, block/033,
+# needs ublk's of v6.4; Debian 12 has 6.1's).  With bash as make's shell:
+# src/Makefile tests the ublk header with "echo -e", which a POSIX sh
+# (Debian's dash) prints, and so skips miniublk on any headers.
+read -r _ wt _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
+make -s -C "$wt" O="$bc/hdr" ARCH=x86_64 INSTALL_HDR_PATH="$bc/uapi" headers_install >"$bc/build.log" 2>&1 ||
+	die "headers_install of the base failed (see $bc/build.log)"
+make -C "$bt" -j"$(nproc)" SHELL=/bin/bash CFLAGS="-I$bc/uapi/include" >>"$bc/build.log" 2>&1 ||
+	die "blktests does not build (see $bc/build.log)"
+skipped=$(grep -h '^Skip ' "$bc/build.log" || true)
+[ -z "$skipped" ] || info "blktests built without some helpers: $skipped"
+stage_end
+
+for k in "${kernels[@]}"; do
+	stage "guest kernel for blktests: $k"
+	img=$("$BSK_TOP/tools/env/vmkernel.sh" "$k" "$BSK_TOP/configs/blktests.config")
+	stage_end
+	stage "blktests ${tests[*]} on the $k kernel"
+	rm -f "$out/$k.txt" "$out/$k-dmesg.txt"
+	rm -rf "$bt/results"
+	disk=$bc/disk-$k.img
+	rm -f "$disk"
+	truncate -s 2G "$disk"
+	(cd "$BSK_TOP" && timeout 7200 "$vng" --user root --disable-kvm --cpus 4 --memory 2G \
+		--rwdir "$out" --rwdir "$bt" -r "$img" \
+		--qemu-opts="-drive file=$disk,if=none,id=scratch,format=raw -device pcie-root-port,id=rp0,chassis=1,slot=1 -device nvme,serial=blktests,drive=scratch,bus=rp0" \
+		--append "kunit.enable=0" \
+		--exec "tools/vm/blktests.sh $bt $out $k $timeout ${tests[*]}; reboot -f") 2>&1 |
+		tee "$out/$k-console.log" |
+		grep --line-buffered -E '^blktests: |\[(passed|failed|not run)\]$' || true
+	rm -f "$disk"
+	stage_end
+	tail -n 1 "$out/$k.txt" 2>/dev/null | grep -qE '^blktests: exit [0-9]+$' ||
+		result "$k: blktests ran to its end (see $out/$k-console.log)" 1
+done
+
+# The tests asked for, by name: a group's, or one test.
+expect=()
+for t in "${tests[@]}"; do
+	if [ -d "$src/tests/$t" ]; then
+		for f in "$src/tests/$t"/[0-9][0-9][0-9]; do expect+=("$t/${f##*/}"); done
+	else
+		expect+=("$t")
+	fi
+done
+# The two kernels side by side, from each kernel's latest run.
+have=()
+for k in base series; do [ ! -f "$out/$k.txt" ] || have+=("$k"); done
+[ ${#have[@]} -gt 0 ] || die "no blktests output in $out"
+files=()
+for k in "${have[@]}"; do files+=("$out/$k.txt"); done
+{
+	echo "# blktests: ${have[*]}"
+	echo
+	echo "blktests $id; ./check ${tests[*]} with TIMEOUT=$timeout (every test, not QUICK_RUN); the guest kernels of"
+	echo "tools/env/vmkernel.sh with configs/blktests.config under virtme-ng (QEMU TCG, 4 CPUs, 2 GiB,"
+	echo "a 2 GiB QEMU NVMe scratch disk as TEST_DEVS); written by \`make blktests\` on $(date -u +%F)."
+	echo "Raw output: $(printf '%s.txt ' "${have[@]}")and the kernels' logs beside it. A reason cell holds the"
+	echo "first lines blktests prints under the test (for a failure: the changed lines of its output)."
+	echo
+	awk -v names="${have[*]}" -v expect="${expect[*]}" -v what=table -f "$BSK_TOP/tools/lib/blktests.awk" "${files[@]}"
+} >"$out/summary.md"
+while read -r k _ p _ f _ n _ a _ fin; do
+	info "$k: $p passed, $f failed, $n not run, $a absent$([ "$fin" = 1 ] || echo ', cut off')"
+done < <(awk -v names="${have[*]}" -v expect="${expect[*]}" -v what=counts -f "$BSK_TOP/tools/lib/blktests.awk" "${files[@]}")
+if [ ${#have[@]} -eq 2 ]; then
+	new=$(awk -v names="base series" -v expect="${expect[*]}" -v what=new -f "$BSK_TOP/tools/lib/blktests.awk" "${files[@]}")
+	[ -z "$new" ] || printf '%s\n' "$new" >&2
+	result "series: no test that passes on the base fails, skips or is missing on the series ($(grep -c . <<<"$new" || true) do)" \
+		"$([ -z "$new" ]; echo $?)"
+fi
+info "results in $out (summary.md, <kernel>.txt, <kernel>-dmesg.txt)"
+results_end

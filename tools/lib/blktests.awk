@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# blktests.awk - read the output of blktests' ./check for two kernels
+# (files given in order: the base's, then the series'; -v names="base
+# series") and print, by -v what=:
+#
+#   table  a Markdown table, one row per test: its status on each kernel
+#          and, for a test that failed or did not run, the first lines
+#          blktests gave as the reason; then the totals per kernel
+#   new    one line per test that passed on the first kernel and failed,
+#          did not run or is absent on the second ("block/005: passed ->
+#          failed"); nothing when there is none
+#   counts "name passed N failed N notrun N finished 0|1" per kernel
+#
+# -v expect="block/001 block/002 ...": the tests ./check was asked for; one
+# that a kernel's output does not name is "absent" there (check left it
+# out, or the run was cut off before it).
+#
+# A test's status line is "group/NNN[ => dev] (description)  [status]";
+# the indented lines after it carry its stats ("key ... value") and,
+# for "failed" and "not run", the reason.  A file without the line
+# "blktests: exit N" (tools/vm/blktests.sh) was cut off.
+BEGIN {
+	split(names, name, " ")
+}
+FNR == 1 {
+	k++
+	cur = ""
+}
+/^blktests: exit [0-9]+$/ {
+	finished[k] = 1
+	next
+}
+match($0, /^[a-z]+\/[0-9]+( => [^ ]+)? .*\[(passed|failed|not run)\]$/) {
+	t = $1
+	if ($2 == "=>")
+		t = t " => " $3
+	st = $0
+	sub(/.*\[/, "", st)
+	sub(/\]$/, "", st)
+	if (!(t in seen)) {
+		seen[t] = 1
+		order[++n] = t
+		d = $0
+		sub(/^[^(]*\(/, "", d)
+		sub(/\) *\[[a-z ]+\]$/, "", d)
+		desc[t] = d
+	}
+	status[k, t] = st
+	count[k, st]++
+	cur = (st == "passed") ? "" : t
+	lines = 0
+	next
+}
+/^    / && cur != "" {
+	# its stats ("runtime  12.1s  ...  13.0s") are not the reason
+	if ($0 ~ / \.\.\. /)
+		next
+	l = substr($0, 5)
+	# of a diff, the changed lines only
+	if (l ~ /^(--- |\+\+\+ |@@|\(Run |\(See | |\.\.\.$)/)
+		next
+	sub(/^ +/, "", l)
+	gsub(/\|/, "\\|", l)
+	if (++lines <= 4)
+		why[k, cur] = why[k, cur] (why[k, cur] == "" ? "" : "; ") l
+	else if (lines == 5)
+		why[k, cur] = why[k, cur] "; ..."
+	next
+}
+{
+	cur = ""
+}
+function cell(i, t) {
+	return ((i, t) in status) ? status[i, t] : "-"
+}
+END {
+	ne = split(expect, ex, " ")
+	for (j = 1; j <= ne; j++) {
+		t = ex[j]
+		for (i = 1; i <= k; i++) {
+			found = 0
+			for (u in seen)
+				if (u == t || index(u, t " => ") == 1)
+					if ((i, u) in status)
+						found = 1
+			if (found)
+				continue
+			if (!(t in seen)) {
+				seen[t] = 1
+				order[++n] = t
+			}
+			status[i, t] = "absent"
+			count[i, "absent"]++
+		}
+	}
+	# by name (insertion sort: some tens of rows)
+	for (j = 2; j <= n; j++) {
+		t = order[j]
+		for (i = j - 1; i >= 1 && order[i] > t; i--)
+			order[i + 1] = order[i]
+		order[i + 1] = t
+	}
+	if (what == "counts") {
+		for (i = 1; i <= k; i++)
+			printf "%s passed %d failed %d notrun %d absent %d finished %d\n", name[i],
+				count[i, "passed"], count[i, "failed"], count[i, "not run"], count[i, "absent"], finished[i] + 0
+		exit
+	}
+	if (what == "new") {
+		for (j = 1; j <= n; j++) {
+			t = order[j]
+			if (cell(1, t) == "passed" && cell(2, t) != "passed")
+				printf "%s: passed -> %s (%s)\n", t, cell(2, t), why[2, t]
+		}
+		exit
+	}
+	printf "| test | description | %s | %s | reason, as blktests gives it |\n", name[1], name[2]
+	print "|---|---|---|---|---|"
+	for (j = 1; j <= n; j++) {
+		t = order[j]
+		r = ""
+		for (i = 1; i <= k; i++) {
+			if (why[i, t] == "" || (i == 2 && why[2, t] == why[1, t]))
+				continue
+			r = r (r == "" ? "" : " / ") (k > 1 ? name[i] ": " : "") why[i, t]
+		}
+		if (k > 1 && why[1, t] != "" && why[1, t] == why[2, t])
+			r = why[1, t]
+		printf "| %s | %s | %s | %s | %s |\n", t, desc[t], cell(1, t), cell(2, t), r
+	}
+	print ""
+	for (i = 1; i <= k; i++)
+		printf "%s: %d passed, %d failed, %d not run, %d absent%s\n\n", name[i], count[i, "passed"],
+			count[i, "failed"], count[i, "not run"], count[i, "absent"],
+			finished[i] ? "" : " (cut off: no \"blktests: exit\" line)"
+}
