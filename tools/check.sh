@@ -362,7 +362,7 @@ stage_smp() {
 }
 
 stage_smp_end() {
-	local rc=0 d=$LOGDIR/$vm_base run
+	local rc=0 d=$LOGDIR/$vm_base run lts_run last f n
 	stage "KUnit at the tip, $vm_base (x86_64 SMP under sanitizers: the series' debug guest kernel, QEMU TCG, 2 sockets x 2 CPUs)"
 	bg_wait "$vm_pid" || rc=$?
 	b=$vm_base
@@ -374,13 +374,26 @@ stage_smp_end() {
 		KUNIT_DEBUG=1 ARCH=x86_64 KUNIT_KERNEL=$(dirname "$(cat "$d/vmkernel.out")") \
 			step tools/kunit.sh "$vm_wt" >"$d/kunit-x86_64.log" 2>&1
 		smp_result "$d/kunit-x86_64.log" $? "$vm_start"
-		# The counts README, docs/reference.md and the cover letters state,
-		# against this run of every suite at the tip.
+		# The counts README, docs/, the cover letters and MAINTAINERS-notes
+		# state, against this run of every suite at the tip (and the LTS
+		# pass's run at its last patch, when there was one), the mutation
+		# lists and the series files.
 		run=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' "$d/kunit-x86_64.log" | tail -n 1)
-		tools/gate/counts.sh "${run:-/nonexistent}/results.json" >"$d/counts.log" 2>&1
+		lts_run=
+		last=0
+		for f in "$LOGDIR"/lts/patches/kunit-*.log; do
+			[ -f "$f" ] || continue
+			n=${f##*/kunit-}
+			n=${n%.log}
+			[ "$n" -gt "$last" ] || continue
+			last=$n
+			lts_run=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' "$f" | tail -n 1)
+		done
+		COUNTS_LTS_JSON=${lts_run:+$lts_run/results.json} \
+			tools/gate/counts.sh "${run:-/nonexistent}/results.json" >"$d/counts.log" 2>&1
 		rc=$?
-		grep -v '^ok ' "$d/counts.log"
-		result "the case counts stated in README, docs/reference.md and the cover letters are the run's ($b)" "$rc"
+		grep -Ev '^(ok|dated) ' "$d/counts.log"
+		result "the counts stated in README, docs/, the cover letters and MAINTAINERS-notes are the tree's and the run's ($b)" "$rc"
 	fi
 	stage_end
 }
