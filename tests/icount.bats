@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# tools/lib/icount.sh: how 'make bench ICOUNT=1' reads the guest's figures,
+# tested on the runs committed under results/bench (as kunit.py tests its
+# parser on recorded logs): the tables and the CSV it publishes, and the
+# 0.2% rule on the repeats.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	common_setup
+	icount="-icount shift=0,sleep=off -accel tcg,thread=single"
+}
+
+# reads DIR SCEN COUNT: icount.md and icount.csv made again from DIR's
+# icount-raw/icount.csv must be DIR's own (the day is the one it states).
+reads() {
+	local day
+	day=$(grep -o 'Produced by `make bench ICOUNT=1` ([0-9-]*)' "$1/icount.md" | grep -oE '[0-9]{4}-[0-9-]+')
+	[ -n "$day" ]
+	raw=$1/icount-raw scen=$2 count=$3
+	# shellcheck source=../tools/lib/icount.sh
+	. "$TOP/tools/lib/icount.sh"
+	icount_md v7.3.4 "$day" >"$BATS_TEST_TMPDIR/icount.md"
+	icount_csv >"$BATS_TEST_TMPDIR/icount.csv"
+	diff -u "$1/icount.md" "$BATS_TEST_TMPDIR/icount.md"
+	diff -u "$1/icount.csv" "$BATS_TEST_TMPDIR/icount.csv"
+	[ -z "$(icount_bad)" ]
+}
+
+@test "icount: S1's committed runs read back to their tables and CSV" {
+	reads "$TOP/results/bench" S1 60000
+	reads "$TOP/results/bench/icount-run2" S1 60000
+}
+
+@test "icount: S6's committed runs read back to their tables and CSV" {
+	reads "$TOP/results/bench/icount-s6" S6 60000
+	reads "$TOP/results/bench/icount-s6-run2" S6 60000
+}
+
+# repeat LINE FACTOR: the committed S1 run with LINE's repeat scaled.
+repeat() {
+	mkdir -p "$BATS_TEST_TMPDIR/raw"
+	awk -F, -v OFS=, -v l="$1" -v f="$2" 'NR == l { $5 = sprintf("%.1f", $5 * f) } { print }' \
+		"$TOP/results/bench/icount-raw/icount.csv" >"$BATS_TEST_TMPDIR/raw/icount.csv"
+	raw=$BATS_TEST_TMPDIR/raw scen=S1 count=60000
+	# shellcheck source=../tools/lib/icount.sh
+	. "$TOP/tools/lib/icount.sh"
+}
+
+@test "icount: an S1 repeat 0.3% off the first figure fails the run, naming it" {
+	repeat 4 1.003
+	run icount_bad
+	[[ "$output" == "S1-rot0,base,none,instructions per I/O: 3759.7 then 3771.1 (+0.30%)" ]]
+}
+
+@test "icount: an S1 repeat within 0.2% passes" {
+	repeat 4 1.0015
+	run icount_bad
+	[ -z "$output" ]
+	repeat 16 0.999
+	run icount_bad
+	[ -z "$output" ]
+}
+
+@test "icount: S4 and S5 repeats are reported, not held to 0.2%" {
+	mkdir -p "$BATS_TEST_TMPDIR/raw"
+	printf '%s\n' 'S5,base,bfq rq_affinity=2,instructions per I/O,20000,1' \
+		'S5,base,bfq rq_affinity=2,instructions per I/O,20400,2' >"$BATS_TEST_TMPDIR/raw/icount.csv"
+	raw=$BATS_TEST_TMPDIR/raw scen=S5 count=60000
+	# shellcheck source=../tools/lib/icount.sh
+	. "$TOP/tools/lib/icount.sh"
+	run icount_bad
+	[ -z "$output" ]
+	run icount_md v7.3.4 2026-12-04
+	[[ "$output" == *"Two vCPUs: run 2 differs from run 1 by up to 2.00%."* ]]
+}
