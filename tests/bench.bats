@@ -103,7 +103,7 @@ setup() {
 	[ "$(cat "$BATS_TEST_TMPDIR/out/notes")" = mine ]
 }
 
-@test "bootloop: unknown kernel, bad N and BOOT_LOAD, one error line each" {
+@test "bootloop: unknown kernel, bad N, BOOT_LOAD and BOOT_INIT, one error line each, nothing written" {
 	run "$TOP/tools/bootloop.sh" tip
 	[ "$status" -eq 1 ]
 	[ "$output" = "bootloop.sh: error: usage: bootloop.sh base|series [N]" ]
@@ -113,4 +113,8 @@ setup() {
 	BOOT_LOAD=x run "$TOP/tools/bootloop.sh" base 3
 	[ "$status" -eq 1 ]
 	[ "$output" = "bootloop.sh: error: BOOT_LOAD=x is not a number of QEMUs" ]
+	BOOT_INIT=systemd run "$TOP/tools/bootloop.sh" base 3
+	[ "$status" -eq 1 ]
+	[ "$output" = "bootloop.sh: error: BOOT_INIT=systemd: virtme or busybox" ]
+	[ ! -e "$BSK_CACHE/bootloop" ]
 }
