@@ -67,3 +67,29 @@ targets() {
 	CHECK_ARGS_ONLY=1 BASE=mainline STAGES="patches nfc" PATCHES=6 run "$TOP/tools/check.sh"
 	[[ "$output" == *"arguments ok: STAGES=patches nfc PATCHES=6"* ]]
 }
+
+@test "readme: the git am command of README's first screen lists every patch of series, in order" {
+	local line cmd
+	line=$(grep -m1 '^git am \$(sed ' "$TOP/README.md")
+	[ -n "$line" ]
+	# the command's $(...) with the repository where README says /path/to
+	cmd=${line#git am \$(}
+	cmd=${cmd%)}
+	cmd=${cmd//\/path\/to\/blk-sched-kunit/$TOP}
+	run bash -c "$cmd"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq "$(grep -v '^#' "$TOP/series" | grep -c .)" ]
+	for f in "${lines[@]}"; do
+		[ -f "$f" ] || { echo "no such patch: $f"; false; }
+	done
+	[ "$(printf '%s\n' "${lines[@]##*/}")" = "$(grep -v '^#' "$TOP/series" | grep .)" ]
+}
+
+@test "readme: make help prints every target README's table names" {
+	local t
+	run make -s -C "$TOP" help
+	[ "$status" -eq 0 ]
+	for t in check send mutate bench stress blktests s3-trace arches coverage apply refresh kunit test-tools; do
+		[[ "$output" == *"make $t"* || "$output" == *" $t "* || "$output" == *"| $t"* ]] || { echo "help lacks $t"; false; }
+	done
+}
