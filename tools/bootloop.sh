@@ -95,7 +95,8 @@ splats=0
 stopped=
 finish() {
 	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	# each load QEMU is a session of its own: vng's QEMU with it
+	for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	# the boots that ran to the end, also when interrupted
 	[ -n "$stopped" ] || printf '%s: %d boots, %d with a splat, %d other QEMUs beside, BOOT_INIT=%s, %s%s\n' \
@@ -105,7 +106,9 @@ finish() {
 trap finish EXIT
 trap 'i=$((i - 1)); finish " (interrupted)"; exit 130' INT TERM
 for ((j = 1; j <= load; j++)); do
-	(cd "$BSK_TOP" && exec "$vng" --disable-kvm --cpus 2 --memory 1G -r "$img" \
+	# (killing vng alone leaves its QEMU running: two of them spun on
+	# through the next kernel's build, 2026-12-04)
+	(cd "$BSK_TOP" && exec setsid "$vng" --disable-kvm --cpus 2 --memory 1G -r "$img" \
 		--append "kunit.enable=0" --exec 'while :; do :; done') >/dev/null 2>&1 &
 	pids+=($!)
 done
