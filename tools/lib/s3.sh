@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# S3 of 'make bench' (small files, the seed thread 003): its device and its
+# S3 of 'make bench' (many small files): its device and its
 # ext4 image, for tools/bench.sh and tools/s3-trace.sh.  Sourced after
 # common.sh, never executed.
 # shellcheck shell=bash

@@ -13,31 +13,31 @@
 # drift of the emulator over time spreads over both alike.  Within a run,
 # every scheduler in turn.
 #
-#   S1  seed 004: 16 KiB O_DIRECT random reads, 8 psync jobs, on scsi_debug
+#   S1  (BFQ hw_tag on a queueing disk): 16 KiB O_DIRECT random reads, 8 psync jobs, on scsi_debug
 #       with 5 ms per command and real concurrency (queue_depth 32,
 #       rotational 1): MiB/s for bfq, mq-deadline, none, with the mean
 #       number of commands at the device, the completion latency and the
 #       guest's CPU use, BFQ also with slice_idle=0 (no idling); then
 #       MiB/s again at 20 ms per command
-#   S2  seed 004: after BFQ's hw_tag has latched under S1's load, the
+#   S2  (hw_tag after the depth drops): after BFQ's hw_tag has latched under S1's load, the
 #       device depth drops to 1 (device/queue_depth); two sequential
 #       readers with think time: MiB/s and BFQ's idle expirations ("expire
 #       (0," in its blktrace log) with the latched BFQ, then with a BFQ
 #       attached afresh at depth 1 (none -> bfq)
-#   S3  seed 003: ext4 on scsi_debug (rotational with 5 ms per command,
+#   S3  (many small files): ext4 on scsi_debug (rotational with 5 ms per command,
 #       then non-rotational with 100 us), cold cache, 8 readers over 8000
 #       files of 4-16 KiB: seconds for bfq, mq-deadline, none, and the
 #       guest's CPU use (device latency, not emulated CPU, must dominate);
 #       BFQ also with low_latency=0 and with slice_idle=0 (no idling)
-#   S4  seed 001: 4 KiB O_DIRECT random-read latency (p50, p99, p99.9)
+#   S4  (reads under writeback): 4 KiB O_DIRECT random-read latency (p50, p99, p99.9)
 #       while buffered writers keep null_blk busy with async writeback:
 #       bfq with low_latency 1 and 0, and the writes in flight (their
 #       ceiling is BFQ's async depth limit)
-#   S5  seed 002: virtio-blk with an iothread, 4 vCPUs in 2 NUMA nodes,
+#   S5  (completion affinity): virtio-blk with an iothread, 4 vCPUs in 2 NUMA nodes,
 #       the disk's interrupt on CPU 0 (isolcpus=managed_irq,1-3), fio
 #       on CPUs 2-3: IOPS and the share of BLOCK softirqs and
 #       CAL (IPIs) on the submitting CPUs for rq_affinity 0, 1, 2
-#   S6  seed 000: null_blk, mq-deadline, 4 KiB random writes at a deep
+#   S6  (merge hash): null_blk, mq-deadline, 4 KiB random writes at a deep
 #       queue: system time per I/O with nr_requests 256/2048 and nomerges
 #       0/1
 set -eu
