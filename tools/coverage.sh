@@ -34,9 +34,6 @@ FUNCS=(
 	block/elevator.c:elv_rqhash_reposition
 	block/elevator.c:elv_rqhash_find
 	block/blk-mq.c:blk_mq_complete_request_remote
-	block/blk-mq.c:blk_mq_cpus_share_cache
-	block/blk-mq.c:blk_mq_cpus_equal_capacity
-	block/blk-mq.c:blk_mq_cpu_online
 	block/blk-mq.c:blk_mq_complete_need_ipi
 	block/bfq-iosched.c:bfq_depth_updated
 	block/bfq-iosched.c:bfq_limit_depth
