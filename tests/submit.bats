@@ -88,7 +88,7 @@ setup() {
 	# an identity and a b4 of its own: the check must not depend on the host
 	printf '[user]\n\tname = A Sender\n\temail = sender@example.org\n' >"$BATS_TEST_TMPDIR/gitconfig"
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
-	printf '#!/bin/sh\nexit 0\n' >"$BATS_TEST_TMPDIR/bin/b4"
+	printf '#!/bin/sh\necho 0.16.0\n' >"$BATS_TEST_TMPDIR/bin/b4"
 	chmod +x "$BATS_TEST_TMPDIR/bin/b4"
 	PATH=$BATS_TEST_TMPDIR/bin:$PATH GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/gitconfig GIT_CONFIG_NOSYSTEM=1 \
 		SEND_OUT=$BATS_TEST_TMPDIR/out run "$TOP/tools/send.sh"
@@ -106,4 +106,27 @@ setup() {
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "buildcheck.sh: error: usage: "* ]]
+}
+
+@test "b4.sh: an installed b4 0.13 or later is taken as it is" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho 0.13.1\n' >"$BATS_TEST_TMPDIR/bin/b4"
+	chmod +x "$BATS_TEST_TMPDIR/bin/b4"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH BSK_CACHE=$BATS_TEST_TMPDIR/cache run "$TOP/tools/env/b4.sh"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$BATS_TEST_TMPDIR/bin/b4" ]
+	[ ! -e "$BATS_TEST_TMPDIR/cache/b4" ]
+}
+
+@test "b4.sh: a b4 older than 0.13 and no apt-get: one line naming both" {
+	# this machine's programs less apt-get, and a b4 0.12
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	for p in bash sh sort head dirname basename cat mkdir; do ln -s "$(command -v "$p")" "$BATS_TEST_TMPDIR/bin/$p"; done
+	printf '#!/bin/sh\necho 0.12.0\n' >"$BATS_TEST_TMPDIR/bin/b4"
+	chmod +x "$BATS_TEST_TMPDIR/bin/b4"
+	PATH=$BATS_TEST_TMPDIR/bin BSK_CACHE=$BATS_TEST_TMPDIR/cache run "$BATS_TEST_TMPDIR/bin/bash" "$TOP/tools/env/b4.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "b4.sh: error: b4 0.13 or later is needed"*"(installed: 0.12.0)"*"no apt-get here"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/cache/b4" ]
 }

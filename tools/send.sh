@@ -19,11 +19,16 @@
 #   2. each patch with the sender as author and Signed-off-by: the
 #      placeholder identity of patches/ is replaced, nothing else;
 #   3. b4 prep --force-revision N, N being the newest revision in
-#      MAINTAINERS-notes' revision log (or REV);
+#      MAINTAINERS-notes' revision log (or REV); a thread after the
+#      first gets the threads before it as prerequisites (b4 prep
+#      --edit-deps: "change-id: <theirs>:vN" each, in order, and
+#      "base-commit: <the base>"), which b4 writes into its cover letter
+#      as prerequisite-change-id: lines and checks with --check-deps;
 #   4. the cover letter: patches/cover-letter-<thread>, the base, the
-#      thread it applies after, the thread's part of each revision's
+#      thread's part of each revision's
 #      changelog and, when revision N-1 was recorded (b4 prep
-#      --manual-reroll or b4 send tag it sent/<name>-<thread>-vN-1), the
+#      --manual-reroll or b4 send tag it sent/<change-id>-vN-1, or
+#      sent/<name>-<thread>-vN-1 as b4 0.12 did), the
 #      range-diff of b4 prep --compare-to vN-1;
 #   5. b4 prep -c (To/Cc from get_maintainer.pl, plus the cover letter's
 #      own Cc: trailers), then b4 send -o SEND_OUT/<i>-<thread>.
@@ -64,7 +69,10 @@ case ${email,,} in
 esac
 [ "${BASE:-mainline}" != lts ] ||
 	die "series-$BSK_LTS_SERIES is not sent (MAINTAINERS-notes, \"Stable\"); make send posts the mainline series"
-command -v b4 >/dev/null || die "b4 not found; run: apt-get install b4"
+# b4 0.13 or later (prerequisites between threads): installed, or
+# Debian unstable's unpacked in the cache; first in PATH for this run.
+b4=$("$BSK_TOP/tools/env/b4.sh") || exit 1
+PATH=$(dirname "$b4"):$PATH
 notes=$BSK_TOP/MAINTAINERS-notes
 series=$(bsk_series)
 
@@ -105,7 +113,8 @@ mapfile -t commits < <(git -C "$repo" rev-list --reverse "$base..$BSK_BRANCH")
 pkg=$(git -C "$repo" log -1 --format=%b "$base" | sed -n 's/^Debian package \([^ ]* [^ ,]*\).*/\1/p')
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+stub=
+trap '[ -z "$stub" ] || kill "$stub" 2>/dev/null; rm -rf "$tmp"' EXIT
 # git and b4 run as the sender.  The SMTP server only keeps b4 from its
 # web endpoint (which wants patatt signing even for -o): -o never sends.
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
@@ -117,9 +126,7 @@ marker='--- b4-submit-tracking ---'
 role="Signed-off-by: $BSK_NAME <$BSK_EMAIL>"
 
 i=0
-prev_thread=
-prev_subject=
-prev_changeid=
+prereqs=()
 fork=$base
 for t in "${threads[@]}"; do
 	i=$((i + 1))
@@ -129,6 +136,27 @@ for t in "${threads[@]}"; do
 	swt=$BSK_CACHE/send/$tag-$b4name
 	mine=()
 	for j in "${!tp[@]}"; do [ "${tp[j]%% *}" != "$t" ] || mine+=("${commits[j]}"); done
+
+	# b4 send expands each prerequisite into prerequisite-patch-id: lines
+	# (b4 prep -c and b4 send) by asking the archive for its change-id, which has the threads
+	# before only once they are sent (b4 0.14 to 0.16 fail on a revision
+	# the archive has not).  It asks tools/lib/lore-stub.py on 127.0.0.1
+	# instead, serving the mails of this run: the threads before, as the
+	# archive will have them.
+	export GIT_CONFIG_COUNT=4
+	[ -z "${stub:-}" ] || kill "$stub" 2>/dev/null
+	if [ "${#prereqs[@]}" -gt 0 ]; then
+		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		python3 "$BSK_TOP/tools/lib/lore-stub.py" "$port" "$out" 2>"$tmp/lore.log" &
+		stub=$!
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			python3 -c "import socket; socket.create_connection(('127.0.0.1', $port)).close()" 2>/dev/null && break
+			sleep 0.3
+		done
+		export GIT_CONFIG_COUNT=6 GIT_CONFIG_KEY_4=b4.midmask "GIT_CONFIG_VALUE_4=http://127.0.0.1:$port/all/%s" \
+			GIT_CONFIG_KEY_5=b4.searchmask "GIT_CONFIG_VALUE_5=http://127.0.0.1:$port/all/?x=m&q=%s" \
+			NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
+	fi
 
 	# 1. The branch, with the cover commit of the revisions before.
 	cover_commit=
@@ -170,6 +198,12 @@ for t in "${threads[@]}"; do
 	shown=$(b4 prep --show-info 2>&1) || die "b4 prep --show-info failed in $swt: $(tail -n 1 <<<"$shown")"
 	changeid=$(sed -n 's/^change-id: //p' <<<"$shown")
 	[ -n "$changeid" ] || die "b4 prep --show-info in $swt names no change-id"
+	# The threads before this one, as b4 prerequisites.
+	{
+		[ "${#prereqs[@]}" -eq 0 ] || printf '%s\n' "${prereqs[@]}" "base-commit: $base"
+	} >"$tmp/deps"
+	EDITOR="cp $tmp/deps" b4 -q prep --edit-deps >/dev/null 2>&1 ||
+		die "b4 prep --edit-deps failed in $swt"
 	# The thread is whole, its cover commit carries the change-id: only
 	# now the b4 branch moves to it (b4 prep --compare-to and the sent/
 	# tags go by the b4 branch's name).
@@ -188,13 +222,7 @@ for t in "${threads[@]}"; do
 		# The text; its To:/Cc: trailers go last, after the changelog.
 		grep -vE '^(To|Cc): ' "$cl" | git stripspace
 		echo
-		printf 'Base: %s%s' "$base" "${pkg:+ (Debian $pkg)}"
-		if [ -n "$prev_thread" ]; then
-			printf ', after the %s thread,\n"[PATCH v%s 0/%s] %s"\n(change-id %s).\n' "$prev_thread" "$rev" \
-				"$prev_count" "$prev_subject" "$prev_changeid"
-		else
-			printf '.\n'
-		fi
+		printf 'Base: %s%s.\n' "$base" "${pkg:+ (Debian $pkg)}"
 		# Each revision's changelog, newest first, down to v2 (v1 has
 		# none): the thread's part ("  <thread>:" and its lines) when
 		# the entry is split by thread, else the whole entry.
@@ -214,7 +242,8 @@ for t in "${threads[@]}"; do
 				}' "$notes"
 		done
 		prev=$((rev - 1))
-		if [ "$prev" -ge 1 ] && git rev-parse -q --verify "refs/tags/sent/$b4name-v$prev" >/dev/null; then
+		if [ "$prev" -ge 1 ] && { git rev-parse -q --verify "refs/tags/sent/$changeid-v$prev" ||
+			git rev-parse -q --verify "refs/tags/sent/$b4name-v$prev"; } >/dev/null; then
 			printf '\nRange-diff against v%s:\n' "$prev"
 			b4 prep --compare-to "v$prev" 2>/dev/null | git stripspace || true
 		fi
@@ -229,14 +258,14 @@ for t in "${threads[@]}"; do
 	# 5. The mails.
 	tout=$out/$i-$t
 	mkdir -p "$tout"
-	b4 -q send --no-sign --not-me-too -o "$tout" >"$tmp/send.log" 2>&1 ||
-		die "b4 send -o failed for thread $t: $(tail -n 1 "$tmp/send.log")"
+	rc=0
+	b4 -q send --no-sign --not-me-too -o "$tout" >"$tmp/send.log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || die "b4 send -o failed for thread $t: $(tail -n 1 "$tmp/send.log")"
+	grep -q '^prerequisite-patch-id: ' "$(find "$tout" -name '*.eml' | sort | head -n 1)" || [ "${#prereqs[@]}" -eq 0 ] ||
+		die "b4 send -o wrote thread $t without the prerequisite-patch-id: lines of the threads before it: $(grep -m 1 -i 'nothing known\|error' "$tmp/send.log" || tail -n 1 "$tmp/send.log")"
 	cd - >/dev/null
 	info "thread $t: $(find "$tout" -maxdepth 1 -name '*.eml' | wc -l) mails in $tout, change-id $changeid (nothing was sent)"
-	prev_thread=$t
-	prev_subject=$(head -n 1 "$BSK_TOP/patches/cover-letter-$t")
-	prev_count=${#mine[@]}
-	prev_changeid=$changeid
+	prereqs+=("change-id: $changeid:v$rev")
 	fork=$(git -C "$repo" rev-parse "${mine[-1]}")
 done
 

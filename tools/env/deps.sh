@@ -40,6 +40,12 @@ group_blktests="rsync:rsync gawk:gawk column:bsdextrautils depmod:kmod modprobe:
 # recipients; nothing is built.
 # shellcheck disable=SC2034
 group_send="git:git b4:b4 perl:perl"
+# The Python modules of Debian trixie's b4, which tools/env/b4.sh unpacks
+# when the installed b4 is older than 0.13 (the package's Depends).
+# shellcheck disable=SC2034
+group_b4="git-filter-repo:git-filter-repo python3:python3"
+# shellcheck disable=SC2034
+files_b4="/usr/lib/python3/dist-packages/dkim/__init__.py:python3-dkim /usr/lib/python3/dist-packages/dns/__init__.py:python3-dnspython /usr/lib/python3/dist-packages/patatt/__init__.py:python3-patatt /usr/lib/python3/dist-packages/requests/__init__.py:python3-requests"
 # shellcheck disable=SC2034
 group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck:shellcheck b4:b4"
 # Build headers, and the Python modules scripts/spdxcheck.py (run by
@@ -61,7 +67,7 @@ files_vm="/usr/lib/python3/dist-packages/requests/__init__.py:python3-requests /
 [ -z "${KERNEL:-}" ] || group_base="git:git make:make"
 declare -A why=([base]="getting the kernel tree" [build]="building the kernel" [x86]="KUnit under QEMU"
 	[arches]="make arches" [coverage]="make coverage"
-	[vm]="make bench and make stress" [blktests]="make blktests" [send]="make send" [check]="make check")
+	[vm]="make bench and make stress" [blktests]="make blktests" [send]="make send" [b4]="b4 0.13 or later" [check]="make check")
 
 missing=()
 programs=()
@@ -75,7 +81,7 @@ groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(base build)
 for g in "${groups[@]}"; do
 	var=group_$g
-	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 arches coverage vm blktests send check)"
+	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 arches coverage vm blktests send b4 check)"
 	for pair in ${!var}; do
 		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}" "${pair%%:*} (${why[$g]})"
 	done

@@ -30,13 +30,7 @@ fi
 
 need_space 200 "$BSK_CACHE"
 info "no vng installed; fetching Debian's virtme-ng into $dir"
-unstable_apt "$dir" deb ||
-	die "apt-get update for virtme-ng failed (see $dir/update.log)"
-rm -rf "$dir/dl" "$dir/root"
-mkdir -p "$dir/dl" "$dir/root"
-(cd "$dir/dl" && apt-get -q "${APT_OPTS[@]}" download virtme-ng >"$dir/fetch.log" 2>&1) ||
-	die "apt-get download virtme-ng failed (see $dir/fetch.log)"
-dpkg-deb -x "$dir"/dl/virtme-ng_*.deb "$dir/root"
+debian_unpack "$dir" unstable virtme-ng
 site=$(find "$dir/root/usr/lib" -maxdepth 3 -type d -name dist-packages | head -n 1)
 { [ -n "$site" ] && [ -f "$dir/root/usr/bin/vng" ]; } || die "the virtme-ng package has no usr/bin/vng or dist-packages"
 cat >"$wrap" <<EOF

@@ -12,10 +12,14 @@
 #   3. every patch is from the sender and signed off by the sender, and
 #      no From/To/Cc header or Signed-off-by names an .invalid address
 #      (the placeholder identity of patches/ is gone);
-#   4. the cover letters name the base and the thread before, and the
+#   4. the cover letters name the base, each after the first names the
+#      threads before it as b4 prerequisites (prerequisite-change-id:
+#      <their change-id>:v1, and the base as base-commit), and the
 #      for-next one Cc:s the KUnit lists; each report of patches/ is a
 #      mail from the sender to its maintainers;
 #   5. v1 recorded as sent (b4 prep --manual-reroll, as after sending),
+#      b4 prep --check-deps finds each thread's prerequisites in the
+#      archive and applies them and the thread to the base,
 #      a second run as v2 keeps each thread's change-id and its cover
 #      letter carries the v2 changelog and b4 prep --compare-to v1's
 #      range-diff;
@@ -24,11 +28,19 @@
 #      and after the b4 branch has moved: every thread's b4 branch keeps
 #      its change-id.
 #
+# b4 asks the archive for what it does not find locally: a stand-in on
+# 127.0.0.1 (tools/lib/lore-stub.py, b4.midmask) serves the mails of
+# this test's runs as lore would once they were sent, so that nothing
+# leaves the machine.
+#
 # (Bad input to send.sh: tests/submit.bats.)  Last line: "N passed, N failed".
 set -uo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
+# the b4 that send.sh runs (0.13 or later), for this test's own calls
+b4=$("$BSK_TOP/tools/env/b4.sh") || exit 1
+PATH=$(dirname "$b4"):$PATH
 # tree.sh says why when there is no base
 read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh") || die "no kernel base"
 tag=$(basename "$wt")
@@ -46,6 +58,8 @@ cleanup() {
 	git -C "$repo" worktree remove --force "$tmp/am" 2>/dev/null
 	for t in "${threads[@]}"; do
 		git -C "$repo" tag -d "sent/$name-$t-v1" >/dev/null 2>&1
+		# b4 0.13 and later name the tag after the change-id
+		git -C "$repo" tag -l "sent/*-$name-$t-*-v1" | xargs -r git -C "$repo" tag -d >/dev/null 2>&1
 		git -C "$repo" worktree remove --force "$BSK_CACHE/send/$tag-$name-$t" 2>/dev/null
 		git -C "$repo" branch -D "b4/$name-$t" "b4/$name-$t-wip" >/dev/null 2>&1
 	done
@@ -58,6 +72,12 @@ export GIT_CONFIG_GLOBAL=$tmp/gitconfig
 git config --global user.name "Test Sender"
 git config --global user.email test.sender@example.org
 me="Test Sender <test.sender@example.org>"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 "$BSK_TOP/tools/lib/lore-stub.py" "$port" "$tmp/lore" >"$tmp/lore.log" 2>&1 &
+lore_pid=$!
+git config --global b4.midmask "http://127.0.0.1:$port/all/%s"
+git config --global b4.searchmask "http://127.0.0.1:$port/all/?x=m&q=%s"
+export NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
 n=$(git -C "$repo" rev-list --count "$base..$BSK_BRANCH")
 
 # The mails of thread number $2 ($1) in run directory $3, cover first.  A
@@ -145,13 +165,19 @@ result "no From/To/Cc header or Signed-off-by of any mail names an .invalid addr
 # 4. The cover letters.
 rc=0
 i=0
+want=()
+base_sha=$(git -C "$repo" rev-parse "$base^{commit}")
 for t in "${threads[@]}"; do
 	i=$((i + 1))
 	c=$(thread_mails "$t" "$i" "$tmp/v1" | head -n 1)
 	grep -q "^Base: $tag" "$c" || rc=1
-	[ "$i" -eq 1 ] || grep -q "after the ${threads[i - 2]} thread" "$c" || rc=1
+	# b4's footer: the threads before, in order, and the base
+	[ "$(sed -n 's/^prerequisite-change-id: //p' "$c" | paste -sd' ')" = "${want[*]}" ] || rc=1
+	[ "$i" -eq 1 ] || grep -qx "base-commit: $base_sha" "$c" || rc=1
+	want+=("$(sed -n 's/^change-id: //p' "$c"):v1")
 done
-result "each cover letter names the base ($tag) and the thread it follows" "$rc"
+result "each cover letter names the base ($tag) and the threads before it as b4 prerequisites" \
+	"$([ "${#want[@]}" -eq "${#threads[@]}" ] && [ "$rc" -eq 0 ]; echo $?)"
 c=$(thread_mails for-next 2 "$tmp/v1" | head -n 1)
 rc=0
 for l in linux-kselftest@vger.kernel.org kunit-dev@googlegroups.com linux-block@vger.kernel.org; do
@@ -174,33 +200,34 @@ for r in "$BSK_TOP"/patches/report-*; do
 done
 result "each report in patches/ ($nrep) is a mail from the sender to the maintainers of its files" "$rc"
 
-# 5. v1 recorded as sent, then v2.  b4 prep --manual-reroll fetches the
-# cover letter from the archive (b4.midmask); a local HTTP server holds
-# the mails written above, as lore would after they were sent.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 -m http.server "$port" --bind 127.0.0.1 --directory "$tmp/lore" >"$tmp/lore.log" 2>&1 &
-lore_pid=$!
-git config --global b4.midmask "http://127.0.0.1:$port/all/%s"
-export NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
+# 5. v1 recorded as sent, then v2: the archive now holds v1's mails.
+cp -r "$tmp/v1" "$tmp/lore/"
 rc=0
 i=0
 for t in "${threads[@]}"; do
 	i=$((i + 1))
 	c=$(thread_mails "$t" "$i" "$tmp/v1" | head -n 1)
 	id=$(header "$c" | sed -n 's/^Message-Id: *<\(.*\)>.*/\1/Ip')
-	mkdir -p "$tmp/lore/all/$id"
-	{ echo 'From mboxrd@z Thu Jan  1 00:00:00 1970'; cat "$c"; echo; } | gzip >"$tmp/lore/all/$id/t.mbox.gz"
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break
-		sleep 0.5
-	done
 	(cd "$BSK_CACHE/send/$tag-$name-$t" && b4 -q prep --manual-reroll "$id") >"$tmp/reroll.log" 2>&1 || {
 		cat "$tmp/reroll.log"
 		rc=1
 	}
 done
 result "v1 recorded with b4 prep --manual-reroll in each thread's b4 branch" "$rc"
-kill "$lore_pid" 2>/dev/null
+# b4 prep --check-deps: every prerequisite found in the archive, and the
+# prerequisites' patches and the thread's apply to the base.  Its verdicts
+# are its last lines; a failed one is followed by its reason.
+rc=0
+for t in "${threads[@]:1}"; do
+	(cd "$BSK_CACHE/send/$tag-$name-$t" && b4 prep --check-deps) >"$tmp/deps.log" 2>&1 || rc=1
+	v=$(sed -n '/^---$/,$p' "$tmp/deps.log")
+	if [ "$(grep -c "^[^ ]* change-id: " <<<"$v")" -eq 0 ] || [ "$(grep -cE "^[^ ]* base-commit: ($base|$base_sha)\$" <<<"$v")" -ne 1 ] ||
+		grep -q '^   - ' <<<"$v"; then
+		cat "$tmp/deps.log"
+		rc=1
+	fi
+done
+result "b4 prep --check-deps: each thread after the first finds the threads before it in the archive and applies with them to $tag" "$rc"
 SEND_OUT=$tmp/v2 REV=2 BSK_SEND_NAME=$name "$BSK_TOP/tools/send.sh" >/dev/null 2>"$tmp/send2.err"
 rc=$?
 [ "$rc" -eq 0 ] || cat "$tmp/send2.err"

@@ -49,15 +49,38 @@ apt_opts() {
 		 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
 }
 
-# unstable_apt DIR deb|deb-src: a private apt state in DIR/apt for Debian
-# unstable main on the machine's own mirror (signatures checked against
-# the archive keyring), updated (log: DIR/update.log).  For a package
-# that only unstable has (sparse.sh, vng.sh).
-unstable_apt() {
+# debian_apt DIR deb|deb-src SUITE: a private apt state in DIR/apt for
+# Debian SUITE main on the machine's own mirror (signatures checked
+# against the archive keyring), updated (log: DIR/update.log).  For a
+# package that only a newer release has (sparse.sh, vng.sh, b4.sh).
+debian_apt() {
 	local mirror
 	APT_DIR=$1/apt
 	apt_opts
 	mirror=$(mirror_uri) || return 1
-	printf '%s [signed-by=%s] %s unstable main\n' "$2" "$KEYRING" "$mirror" >"$APT_DIR/sources.list"
+	printf '%s [signed-by=%s] %s %s main\n' "$2" "$KEYRING" "$mirror" "$3" >"$APT_DIR/sources.list"
 	apt-get -q "${APT_OPTS[@]}" update >"$1/update.log" 2>&1
+}
+
+# unstable_apt DIR deb|deb-src: debian_apt for Debian unstable.
+unstable_apt() {
+	debian_apt "$1" "$2" unstable
+}
+
+# debian_unpack DIR SUITE PKG...: Debian SUITE's PKGs fetched through the
+# private state of debian_apt DIR and unpacked (never installed) under
+# DIR/root; DIR/dl keeps the .debs (their names tell the versions).  Logs
+# in DIR.  For programs of pure Python that the machine's own release
+# has not, or too old (vng.sh, b4.sh).
+debian_unpack() {
+	local dir=$1 suite=$2 deb
+	shift 2
+	debian_apt "$dir" deb "$suite" || die "apt-get update of Debian $suite for $* failed (see $dir/update.log)"
+	rm -rf "$dir/dl" "$dir/root"
+	mkdir -p "$dir/dl" "$dir/root"
+	(cd "$dir/dl" && apt-get -q "${APT_OPTS[@]}" download "$@" >"$dir/fetch.log" 2>&1) ||
+		die "apt-get download $* failed (see $dir/fetch.log)"
+	for deb in "$dir"/dl/*.deb; do
+		dpkg-deb -x "$deb" "$dir/root"
+	done
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# b4.sh - print the path of a b4 that tracks prerequisites between series
+# (0.13 or later: b4 prep --edit-deps, --check-deps, prerequisite-change-id
+# in the cover letter).  An installed b4 that new is taken as it is.
+# Otherwise Debian trixie's b4 (0.14) is fetched through a private apt
+# state (as vng.sh does), unpacked in $BSK_CACHE/b4 (never installed) and
+# run with the machine's python3 through a wrapper in $BSK_CACHE/b4/bin;
+# its Python dependencies are bookworm's own packages (deps.sh b4).
+# Not unstable's 0.16: it imports pygit2.enums (pygit2 1.14 or later),
+# and pygit2 is compiled for one Python: bookworm's python3-pygit2 is
+# 1.11, trixie's is built for Python 3.13.
+set -euo pipefail
+# shellcheck source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
+[ "${BASH_SOURCE[0]}" = "$0" ] || die "b4.sh is a command, not a library"
+
+MIN=0.13
+
+# new_enough CMD: its version is MIN or later
+new_enough() {
+	local v
+	v=$("$1" --version 2>/dev/null | head -n 1) || return 1
+	[[ $v =~ ^[0-9]+\.[0-9]+ ]] || return 1
+	[ "$(printf '%s\n%s\n' "$MIN" "$v" | sort -V | head -n 1)" = "$MIN" ]
+}
+
+if command -v b4 >/dev/null && new_enough b4; then
+	command -v b4
+	exit 0
+fi
+
+dir=$BSK_CACHE/b4
+wrap=$dir/bin/b4
+if [ -x "$wrap" ] && new_enough "$wrap"; then
+	printf '%s\n' "$wrap"
+	exit 0
+fi
+
+have=$(b4 --version 2>/dev/null | head -n 1 || true)
+command -v apt-get >/dev/null ||
+	die "b4 $MIN or later is needed for the threads' prerequisites${have:+ (installed: $have)}, and there is no apt-get here to fetch it: install b4 $MIN or later"
+"$BSK_TOP/tools/env/deps.sh" b4
+need_space 50 "$BSK_CACHE"
+info "${have:+b4 $have is older than $MIN; }fetching Debian trixie's b4 into $dir"
+debian_unpack "$dir" trixie b4
+site=$dir/root/usr/lib/python3/dist-packages
+[ -d "$site/b4" ] || die "the b4 package has no dist-packages/b4"
+mkdir -p "$dir/bin"
+cat >"$wrap" <<WRAP
+#!/bin/sh
+# $(find "$dir/dl" -name '*.deb' -printf '%f\n' | sed 's/\.deb$//' | sort | paste -sd' '), unpacked by tools/env/b4.sh
+PYTHONPATH=$site\${PYTHONPATH:+:\$PYTHONPATH} exec /usr/bin/python3 -c 'import sys; from b4.command import cmd; sys.argv[0] = "b4"; sys.exit(cmd())' "\$@"
+WRAP
+chmod +x "$wrap"
+new_enough "$wrap" ||
+	die "the unpacked b4 does not start with /usr/bin/python3: $("$wrap" --version 2>&1 | tail -n 1)"
+info "using b4 $("$wrap" --version)"
+printf '%s\n' "$wrap"
