@@ -70,7 +70,7 @@ esac
 [ "${BASE:-mainline}" != lts ] ||
 	die "series-$BSK_LTS_SERIES is not sent (MAINTAINERS-notes, \"Stable\"); make send posts the mainline series"
 # b4 0.13 or later (prerequisites between threads): installed, or
-# Debian unstable's unpacked in the cache; first in PATH for this run.
+# Debian trixie's unpacked in the cache; first in PATH for this run.
 b4=$("$BSK_TOP/tools/env/b4.sh") || exit 1
 PATH=$(dirname "$b4"):$PATH
 notes=$BSK_TOP/MAINTAINERS-notes
@@ -137,10 +137,10 @@ for t in "${threads[@]}"; do
 	mine=()
 	for j in "${!tp[@]}"; do [ "${tp[j]%% *}" != "$t" ] || mine+=("${commits[j]}"); done
 
-	# b4 send expands each prerequisite into prerequisite-patch-id: lines
-	# (b4 prep -c and b4 send) by asking the archive for its change-id, which has the threads
-	# before only once they are sent (b4 0.14 to 0.16 fail on a revision
-	# the archive has not).  It asks tools/lib/lore-stub.py on 127.0.0.1
+	# b4 prep -c and b4 send expand each prerequisite into
+	# prerequisite-patch-id: lines by asking the archive for its
+	# change-id, which has the threads before only once they are sent
+	# (b4 0.14 to 0.16 fail on a revision the archive has not).  It asks tools/lib/lore-stub.py on 127.0.0.1
 	# instead, serving the mails of this run: the threads before, as the
 	# archive will have them.
 	export GIT_CONFIG_COUNT=4
@@ -258,9 +258,8 @@ for t in "${threads[@]}"; do
 	# 5. The mails.
 	tout=$out/$i-$t
 	mkdir -p "$tout"
-	rc=0
-	b4 -q send --no-sign --not-me-too -o "$tout" >"$tmp/send.log" 2>&1 || rc=$?
-	[ "$rc" -eq 0 ] || die "b4 send -o failed for thread $t: $(tail -n 1 "$tmp/send.log")"
+	b4 -q send --no-sign --not-me-too -o "$tout" >"$tmp/send.log" 2>&1 ||
+		die "b4 send -o failed for thread $t: $(tail -n 1 "$tmp/send.log")"
 	grep -q '^prerequisite-patch-id: ' "$(find "$tout" -name '*.eml' | sort | head -n 1)" || [ "${#prereqs[@]}" -eq 0 ] ||
 		die "b4 send -o wrote thread $t without the prerequisite-patch-id: lines of the threads before it: $(grep -m 1 -i 'nothing known\|error' "$tmp/send.log" || tail -n 1 "$tmp/send.log")"
 	cd - >/dev/null
