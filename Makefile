@@ -17,6 +17,9 @@
 #   make arches       the suites on i386 and arm64 (QEMU), not in the gate
 #   make coverage     line and branch coverage of the functions the suites
 #                     call (UML + gcov, lcov): results/coverage/
+#   make lava         the suites as LAVA jobs, run with lava-run on QEMU
+#                     (x86_64, arm64) and compared case for case with
+#                     kunit.py; or jobs for a lab (docs/lava.md)
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
 #   make help         this text
 #
@@ -47,13 +50,17 @@
 #                       make s3-trace: passes, schedulers, results
 #                       (ICOUNT=0: plain TCG instead)
 #   KUNIT_DEBUG=1       make kunit: under the sanitizers of configs/debug.config
+#   KUNIT_TOPOLOGY=name make kunit: another QEMU machine of kunit/matrix
+#   LAVA_ROWS="x86_64 arm64" LAVA_DEVICE_TYPE=type LAVA_KERNEL_URL=url
+#                       make lava: the kunit/matrix lines; a lab's device
+#                       type and where it fetches the kernels ({name})
 
 BASE ?=
-export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT BLKTESTS BLKTESTS_TESTS BLKTESTS_TIMEOUT BLKTESTS_OUT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
+export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_TOPOLOGY LAVA_ROWS LAVA_DEVICE_TYPE LAVA_KERNEL_URL LAVA_DTB_URL LAVA_BOOT_METHOD BLKTESTS BLKTESTS_TESTS BLKTESTS_TIMEOUT BLKTESTS_OUT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
 
 DEPS := base build $(if $(filter x86_64,$(or $(ARCH),x86_64)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
-.PHONY: all deps base apply refresh kunit check send bench stress blktests s3-trace test-tools mutate help arches coverage
+.PHONY: all deps base apply refresh kunit check send bench stress blktests s3-trace test-tools mutate help arches coverage lava
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -91,6 +98,11 @@ arches:
 	@tools/arches.sh
 
 # Line and branch coverage of the functions the suites call.
+lava:
+	@tools/env/deps.sh base build x86 arches lava
+	@tools/apply.sh >/dev/null
+	@tools/lava.sh
+
 coverage:
 	@tools/env/deps.sh base build coverage
 	@tools/apply.sh >/dev/null

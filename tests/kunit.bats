@@ -85,6 +85,25 @@ EOS
 	[[ "$output" == *"--qemu_args -smp 4,sockets=2,cores=2"* ]]
 }
 
+@test "KUNIT_TOPOLOGY picks another machine of kunit/matrix for the arch" {
+	ARCH=arm64 KUNIT_TOPOLOGY=arm64-clusters FAKE_KUNIT_COUNTS="1 0 0 0 0" \
+		run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--qemu_args -smp 4,sockets=1,clusters=2,cores=2"* ]]
+	ls -d "$BSK_CACHE"/runs/*-linux-arm64-clusters
+}
+
+@test "KUNIT_TOPOLOGY not in kunit/matrix, or of another arch: one error line" {
+	ARCH=x86_64 KUNIT_TOPOLOGY=x86_64-numa run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"KUNIT_TOPOLOGY=x86_64-numa: no such line in kunit/matrix (x86_64, i386, arm64, arm64-clusters)"* ]]
+	ARCH=x86_64 KUNIT_TOPOLOGY=arm64-clusters run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"KUNIT_TOPOLOGY=arm64-clusters is an arm64 machine, not ARCH=x86_64"* ]]
+}
+
 @test "unsupported ARCH: one error line" {
 	ARCH=sparc run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]

@@ -12,6 +12,9 @@
 #                      Debian's aarch64-linux-gnu- cross compiler), um
 #                      (with two CPUs where the tree's UML has SMP; each
 #                      is an LLC of its own, so the same-LLC cases skip)
+#   KUNIT_TOPOLOGY=name the QEMU machine of kunit/matrix's line 'name'
+#                      (default: the line named after ARCH), e.g.
+#                      arm64-clusters
 #   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
 #   KUNIT_DEBUG=1      under the sanitizers of configs/debug.config (KASAN,
 #                      KFENCE, UBSAN, lockdep, ...; own build dir, -debug):
@@ -33,7 +36,8 @@
 #
 # The build directory is kept per tree and arch in the cache, so later runs
 # are incremental.  Each run's kunit.py output, KTAP log and --json
-# (KernelCI format) go to $BSK_CACHE/runs/<stamp>.  Last line on stdout:
+# (KernelCI format) go to $BSK_CACHE/runs/<stamp>, with a link 'build' to
+# the build directory.  Last line on stdout:
 # "N passed, N failed".
 set -euo pipefail
 # shellcheck source=lib/common.sh
@@ -49,7 +53,17 @@ x86_64 | i386) qemu_bin=qemu-system-$arch qemu_pkg=qemu-system-x86 cc=x86_64-lin
 arm64) qemu_bin=qemu-system-aarch64 qemu_pkg=qemu-system-arm cc=aarch64-linux-gnu-gcc cross=aarch64-linux-gnu- ;;
 *) die "ARCH=$arch is not supported (use ARCH=um, x86_64, i386 or arm64)" ;;
 esac
-[ "$arch" = um ] || qemu=(--qemu_args "-smp 4,sockets=2,cores=2")
+# The machine: kunit/matrix's line named KUNIT_TOPOLOGY, by default the
+# one named after the arch.
+if [ "$arch" != um ]; then
+	topo=${KUNIT_TOPOLOGY:-$arch}
+	read -r tarch smp < <(awk -v n="$topo" '$1 == n { print $2, $3; exit }' "$BSK_TOP/kunit/matrix") || true
+	[ -n "${smp:-}" ] || die "KUNIT_TOPOLOGY=$topo: no such line in kunit/matrix ($(awk '/^[^#]/ { printf "%s%s", s, $1; s = ", " }' "$BSK_TOP/kunit/matrix"))"
+	[ "$tarch" = "$arch" ] || die "KUNIT_TOPOLOGY=$topo is an $tarch machine, not ARCH=$arch"
+	qemu=(--qemu_args "-smp $smp")
+elif [ -n "${KUNIT_TOPOLOGY:-}" ]; then
+	die "KUNIT_TOPOLOGY needs ARCH=x86_64, i386 or arm64 (UML's CPUs come from ncpus=)"
+fi
 if [ -n "$cross" ] && ! command -v "$cc" >/dev/null; then
 	die "$cc not found (ARCH=$arch builds with it); run: apt-get install gcc-${cross%-}"
 fi
@@ -86,9 +100,10 @@ if [ -n "${KUNIT_KERNEL:-}" ]; then
 	[ "${KUNIT_BUILD_ONLY:-0}" = 0 ] || die "KUNIT_KERNEL and KUNIT_BUILD_ONLY exclude each other"
 	build=$(cd "$KUNIT_KERNEL" && pwd)
 fi
-run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-$arch$debug
+run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-${topo:-$arch}$debug
 need_space 3072 "$BSK_CACHE"
 mkdir -p "$build" "$run"
+ln -sfn "$build" "$run/build" # the kernel it boots, for make lava
 
 args=(--build_dir="$build" --jobs="$(nproc)" --arch="$arch" --kunitconfig=block/tests)
 [ ! -f "$BSK_TOP/kunit/$arch.kunitconfig" ] ||

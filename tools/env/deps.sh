@@ -8,7 +8,9 @@
 # Groups: base (fetch a kernel base), build (kunit.py under UML),
 # x86 (kunit.py under QEMU), arches (i386 and arm64 under QEMU: make
 # arches), coverage (lcov: make coverage), vm (virtme-ng guests: make
-# bench, make stress), blktests (make blktests), send (make send), check (the full gate).  With KERNEL= (your own tree) no Debian base is
+# bench, make stress), blktests (make blktests), send (make send), b4 and
+# lava (the Python modules of the Debian packages b4.sh and lava.sh
+# unpack), check (the full gate).  With KERNEL= (your own tree) no Debian base is
 # fetched: base needs git and make only.  On a machine without apt-get
 # the missing programs are named, with the step that needs them.
 set -euo pipefail
@@ -46,6 +48,14 @@ group_send="git:git b4:b4 perl:perl"
 group_b4="git-filter-repo:git-filter-repo python3:python3"
 # shellcheck disable=SC2034
 files_b4="/usr/lib/python3/dist-packages/dkim/__init__.py:python3-dkim /usr/lib/python3/dist-packages/dns/__init__.py:python3-dnspython /usr/lib/python3/dist-packages/patatt/__init__.py:python3-patatt /usr/lib/python3/dist-packages/requests/__init__.py:python3-requests"
+# The Python modules of Debian unstable's lava-common and lava-dispatcher,
+# which tools/env/lava.sh unpacks without installing them (the packages'
+# Depends that lava-run imports for a QEMU job; bmaptool, fakeroot and the
+# rest serve deploy methods the jobs do not use).
+# shellcheck disable=SC2034
+group_lava="python3:python3"
+# shellcheck disable=SC2034
+files_lava="/usr/lib/python3/dist-packages/aiohttp/__init__.py:python3-aiohttp /usr/lib/python3/dist-packages/configobj/__init__.py:python3-configobj /usr/lib/python3/dist-packages/jinja2/__init__.py:python3-jinja2 /usr/lib/python3/dist-packages/magic/__init__.py:python3-magic /usr/lib/python3/dist-packages/pexpect/__init__.py:python3-pexpect /usr/lib/python3/dist-packages/pyudev/__init__.py:python3-pyudev /usr/lib/python3/dist-packages/requests/__init__.py:python3-requests /usr/lib/python3/dist-packages/setproctitle/__init__.py:python3-setproctitle /usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml /usr/lib/python3/dist-packages/voluptuous/__init__.py:python3-voluptuous /usr/lib/python3/dist-packages/sentry_sdk/__init__.py:python3-sentry-sdk"
 # shellcheck disable=SC2034
 group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck:shellcheck b4:b4"
 # Build headers, and the Python modules scripts/spdxcheck.py (run by
@@ -67,7 +77,7 @@ files_vm="/usr/lib/python3/dist-packages/requests/__init__.py:python3-requests /
 [ -z "${KERNEL:-}" ] || group_base="git:git make:make"
 declare -A why=([base]="getting the kernel tree" [build]="building the kernel" [x86]="KUnit under QEMU"
 	[arches]="make arches" [coverage]="make coverage"
-	[vm]="make bench and make stress" [blktests]="make blktests" [send]="make send" [b4]="b4 0.13 or later" [check]="make check")
+	[vm]="make bench and make stress" [blktests]="make blktests" [send]="make send" [b4]="b4 0.13 or later" [lava]="make lava" [check]="make check")
 
 missing=()
 programs=()
@@ -81,7 +91,7 @@ groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(base build)
 for g in "${groups[@]}"; do
 	var=group_$g
-	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 arches coverage vm blktests send b4 check)"
+	[ -n "${!var+x}" ] || die "unknown dependency group '$g' (base build x86 arches coverage vm blktests send b4 lava check)"
 	for pair in ${!var}; do
 		command -v "${pair%%:*}" >/dev/null 2>&1 || want "${pair#*:}" "${pair%%:*} (${why[$g]})"
 	done
