@@ -97,12 +97,13 @@ arches:
 	@tools/apply.sh >/dev/null
 	@tools/arches.sh
 
-# Line and branch coverage of the functions the suites call.
+# The suites as LAVA jobs, run with lava-run on QEMU (docs/lava.md).
 lava:
 	@tools/env/deps.sh base build x86 arches lava
 	@tools/apply.sh >/dev/null
 	@tools/lava.sh
 
+# Line and branch coverage of the functions the suites call.
 coverage:
 	@tools/env/deps.sh base build coverage
 	@tools/apply.sh >/dev/null

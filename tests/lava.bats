@@ -21,7 +21,7 @@ setup_file() {
 setup() {
 	# the file's LAVA, fetched once (common_setup would make a new cache)
 	export GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/gitconfig
-	unset KERNEL KERNEL_BASE BASE ARCH SERIES LAVA_ROWS LAVA_DEVICE_TYPE LAVA_KERNEL_URL
+	unset KERNEL KERNEL_BASE BASE ARCH SERIES LAVA_ROWS LAVA_DEVICE_TYPE LAVA_KERNEL_URL LAVA_DTB_URL LAVA_BOOT_METHOD LAVA_BOOT_COMMANDS
 	# the recorded job, its kernel here
 	sed "s|url: 'file://.*'|url: 'file://$BATS_TEST_TMPDIR/Image.gz'|" "$F/job.yaml" >"$BATS_TEST_TMPDIR/job.yaml"
 }
@@ -48,36 +48,54 @@ setup() {
 	[[ "$output" == *"job.yaml: "*"$BATS_TEST_TMPDIR/Image.gz"* ]]
 }
 
-@test "the job's monitors find each case kunit.py found, with its result, in the console as a pty passes it" {
-	run "$LAVA/bin/lava-python" - "$F" "$TOP/tools/lib" <<'EOF'
-import re, sys
-sys.path.insert(0, sys.argv[2])
-import lava
-F = sys.argv[1]
-# a serial console through a pty: "\r\n" from the kernel, "\r\r\n" out
-con = open(F + "/ktap.log").read().replace("\n", "\r\r\n")
-mons = lava.monitors(F + "/results.json")
-fix = lava.FIXUP
-suites = lava.suites(F + "/results.json")
-assert [m["name"] for m in mons] == [s for s, _, _ in suites], "one monitor per suite, in order"
-n = skips = 0
-pos = 0
-for m, (suite, _, leaves) in zip(mons, suites):
-    start = con.index(m["start"], pos)
-    end = re.compile(m["end"], re.DOTALL).search(con, start)
-    seg = con[start + len(m["start"]):end.start() + 1]
-    got = sorted((lava.lava_case_id(x.group("test_case_id")), fix[x.group("result")])
-                 for x in re.finditer(m["pattern"], seg, re.DOTALL))
-    want = sorted((lava.lava_case_id(c), lava.KUNIT_TO_LAVA[st]) for c, st in leaves)
-    assert got == want, (suite, set(got) ^ set(want))
-    n += len(got)
-    skips += sum(1 for _, r in got if r == "skip")
-    pos = end.end()
-print(n, skips)
-EOF
+@test "LAVA's monitors on a recorded console (as a pty passes it) give each case kunit.py's result" {
+	# replay: LAVA's loop (the earliest of a suite's end and a case, each
+	# consumed), on the console of the fixture's kernel
+	sed 's/$/\r\r/' "$F/ktap.log" >"$BATS_TEST_TMPDIR/console"
+	"$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" replay "$BATS_TEST_TMPDIR/console" "$F/results.json" \
+		>"$BATS_TEST_TMPDIR/replay.log"
+	run "$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" compare "$BATS_TEST_TMPDIR/replay.log" "$F/results.json"
 	[ "$status" -eq 0 ]
-	# all 60 cases; five need two LLCs and skip on one socket
-	[ "$output" = "60 5" ]
+	[ "$output" = "60 agree, 0 differ" ]
+	# five need two LLCs and skip on one socket
+	[ "$(grep -c '"result": "skip"' "$BATS_TEST_TMPDIR/replay.log")" -eq 5 ]
+	# with printk timestamps, and without KUnit's stats lines
+	awk '{ printf "[%5d.%06d] %s\r\r\n", NR / 100, NR, $0 }' "$F/ktap.log" >"$BATS_TEST_TMPDIR/console"
+	"$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" replay "$BATS_TEST_TMPDIR/console" "$F/results.json" \
+		>"$BATS_TEST_TMPDIR/replay.log"
+	run "$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" compare "$BATS_TEST_TMPDIR/replay.log" "$F/results.json"
+	[ "$output" = "60 agree, 0 differ" ]
+	grep -vE '# [A-Za-z_]+: pass:[0-9]+ fail:|# Totals:' "$F/ktap.log" >"$BATS_TEST_TMPDIR/console"
+	"$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" replay "$BATS_TEST_TMPDIR/console" "$F/results.json" \
+		>"$BATS_TEST_TMPDIR/replay.log"
+	run "$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" compare "$BATS_TEST_TMPDIR/replay.log" "$F/results.json"
+	[ "$output" = "60 agree, 0 differ" ]
+}
+
+@test "LAVA's monitors: an all-skipped parameterized case, '#' in a name, a one-case suite, a crash" {
+	cat >"$BATS_TEST_TMPDIR/results.json" <<'EOF2'
+{"name": "KUnit Test Group", "test_cases": [], "sub_groups": [
+ {"name": "s", "test_cases": [{"name": "queue #2", "status": "PASS"}],
+  "sub_groups": [{"name": "p", "sub_groups": [], "test_cases": [
+    {"name": "a", "status": "SKIP"}, {"name": "b", "status": "SKIP"}]}]},
+ {"name": "t", "test_cases": [{"name": "only", "status": "FAIL"}], "sub_groups": []},
+ {"name": "u", "test_cases": [{"name": "x", "status": "PASS"}, {"name": "y", "status": "PASS"}], "sub_groups": []}]}
+EOF2
+	printf '%s\r\r\n' 'KTAP version 1' '1..3' '    KTAP version 1' '    # Subtest: s' '    1..2' \
+		'        KTAP version 1' '        # Subtest: p' '        ok 1 a # SKIP no' '        ok 2 b # SKIP no' \
+		'    ok 1 p # SKIP no' '    ok 2 queue #2' 'ok 1 s' \
+		'    KTAP version 1' '    # Subtest: t' '    1..1' '    not ok 1 only' 'not ok 2 t' \
+		'    KTAP version 1' '    # Subtest: u' '    1..2' '    ok 1 x' 'Kernel panic - not syncing: oops' \
+		>"$BATS_TEST_TMPDIR/console"
+	"$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" replay "$BATS_TEST_TMPDIR/console" \
+		"$BATS_TEST_TMPDIR/results.json" >"$BATS_TEST_TMPDIR/replay.log"
+	run "$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" compare "$BATS_TEST_TMPDIR/replay.log" \
+		"$BATS_TEST_TMPDIR/results.json"
+	[ "$status" -eq 1 ]
+	# every case once: the summary of p is not one; after the panic, y is
+	# missing, which the monitor's expected list makes a failure
+	[ "${lines[-1]}" = "5 agree, 1 differ" ]
+	[ "${lines[0]}" = "u.y: kunit.py pass, LAVA fail" ]
 }
 
 @test "compare: each case's LAVA result against kunit.py's; a case that differs is named" {
@@ -95,7 +113,43 @@ EOF
 	[[ "$output" == *"blk_mq_complete.rq_affinity_0_local: kunit.py pass, LAVA no result"* ]]
 }
 
-@test "make lava: a line not in kunit/matrix, or a lab's device type without a kernel URL: one line, nothing runs" {
+@test "jobs for a lab: LAVA's schema and the device type's boot method and command set" {
+	# a tree whose kunit.py gives the QEMU parameters lava.py reads
+	mkdir -p "$BATS_TEST_TMPDIR/tree/tools/testing/kunit"
+	cat >"$BATS_TEST_TMPDIR/tree/tools/testing/kunit/kunit_kernel.py" <<'EOF2'
+class Ops:
+    _kernel_command_line = "console=ttyAMA0 kunit_shutdown=reboot"
+    _extra_qemu_params = ["-machine", "virt", "-cpu", "max"]
+    _kernel_path = "arch/arm64/boot/Image.gz"
+def _default_qemu_config_path(arch):
+    return arch
+def _get_qemu_ops(path, extra, cross):
+    return path, Ops()
+EOF2
+	lab() { # DEVICE_TYPE ARCH METHOD COMMANDS DTB_URL
+		"$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" job "$F/results.json" "$BATS_TEST_TMPDIR/tree" \
+			board "$2" none https://files.example.org/Image.gz "$1" "$3" "$5" "$4" >"$BATS_TEST_TMPDIR/$1.yaml"
+		"$TOP/tools/lava.sh" validate "$BATS_TEST_TMPDIR/$1.yaml" &&
+			"$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" board "$BATS_TEST_TMPDIR/$1.yaml" "$LAVA/device-types"
+	}
+	run lab rk3399-rock-pi-4b arm64 "" "" https://files.example.org/rk3399-rock-pi-4b.dtb
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	grep -q "compression: gz" "$BATS_TEST_TMPDIR/rk3399-rock-pi-4b.yaml"
+	run lab x86 x86_64 "" "" ""
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# Juno's u-boot has no plain 'ramdisk' command set: named, with its own
+	run lab juno-uboot arm64 "" "" https://files.example.org/juno-r2.dtb
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"device type juno-uboot has no 'ramdisk' command set for u-boot (LAVA_BOOT_COMMANDS: "*"ramdisk-tftp"* ]]
+	run lab x86 x86_64 u-boot "" ""
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"device type x86 boots with "*"ipxe"*", not u-boot (LAVA_BOOT_METHOD)"* ]]
+}
+
+@test "make lava: a line not in kunit/matrix, or a lab's device type without its inputs: one line, nothing runs" {
 	LAVA_ROWS="x86_64 riscv64" run "$TOP/tools/lava.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
@@ -107,5 +161,12 @@ EOF
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"LAVA_DEVICE_TYPE=juno-uboot: set LAVA_KERNEL_URL"* ]]
+	LAVA_DEVICE_TYPE=juno-uboot LAVA_KERNEL_URL=https://files.example.org/Image run "$TOP/tools/lava.sh"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"set LAVA_ROWS"* ]]
+	LAVA_ROWS=arm64 LAVA_DEVICE_TYPE=juno-uboot LAVA_KERNEL_URL=https://files.example.org/Image run "$TOP/tools/lava.sh"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"needs its device tree: set LAVA_DTB_URL"* ]]
 	run ! ls "$BSK_CACHE/runs"
 }

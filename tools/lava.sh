@@ -15,18 +15,20 @@
 #      from LAVA's own qemu.jinja2 (what a worker checks);
 #   4. lava-run runs it, and every case must have the same result in
 #      LAVA as in kunit.py's run of the same kernel.
-# With LAVA_DEVICE_TYPE=<a lab's device type> and LAVA_KERNEL_URL=<where
-# the lab fetches the kernel; {name} is the line's name> (LAVA_DTB_URL,
-# LAVA_BOOT_METHOD optional): jobs for that lab instead, steps 1-3 with
-# LAVA's schema only (a board's device needs its lab); nothing boots here
-# (docs/lava.md).
+# With LAVA_DEVICE_TYPE=<a lab's device type>, LAVA_ROWS and
+# LAVA_KERNEL_URL=<where the lab fetches the board's kernel, built for the
+# board; {name} is the line's name> (LAVA_DTB_URL for u-boot boards,
+# LAVA_BOOT_METHOD, LAVA_BOOT_COMMANDS): jobs for that lab instead, steps
+# 1-3 with LAVA's schema and the device type's template (its boot method
+# and command set); nothing boots here (docs/lava.md).
 #
 # lava.sh validate JOB [DEVICE]: LAVA's schema check of JOB, and with
 # DEVICE lava-run --validate; nothing, or one line saying what is wrong.
 #
 # Jobs, devices, kernels and LAVA's logs go to $BSK_CACHE/runs/<stamp>-lava;
-# a run of the default lines on QEMU writes its table to results/lava/
-# summary.md (LAVA_OUT=dir elsewhere).
+# a whole run of the default lines on QEMU, on the mainline base and
+# config, that passes writes its table to results/lava/summary.md
+# (LAVA_OUT=dir elsewhere).
 # Last line: "N passed, N failed" (each line's kunit.py cases, then per
 # line its job's validation and the case-for-case agreement).
 set -uo pipefail
@@ -49,14 +51,16 @@ validate() {
 	local job=$1 dev=${2:-} out rc=0 err
 	err=$(py schema "$job") || { printf '%s\n' "${err:-$job: the LAVA schema check failed}"; return 1; }
 	[ -n "$dev" ] || return 0
-	out=$(mktemp -d)
+	{ mkdir -p "$BSK_CACHE" && out=$(mktemp -d "$BSK_CACHE/lava-validate.XXXXXX"); } ||
+		die "cannot make a scratch directory in $BSK_CACHE"
+	# shellcheck disable=SC2064 # this call's directory
+	trap "rm -rf '$out'" RETURN
 	"$lava/bin/lava-run" --validate --job-id validate --output-dir "$out/out" \
 		--dispatcher "$(dispatcher_config "$out")" --device "$dev" "$job" >"$out/log" 2>&1 || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		err=$(sed -n 's/.*"error_msg": "\(.*\)", "error_type".*/\1/p' "$out/log" | tail -n 1)
 		printf '%s: %s\n' "$job" "${err:-lava-run --validate failed (exit $rc): $(tail -n 1 "$out/log")}"
 	fi
-	rm -rf "$out"
 	return "$rc"
 }
 
@@ -69,9 +73,12 @@ if [ "${1:-}" = validate ]; then
 	exit
 fi
 
-rows=${LAVA_ROWS:-x86_64 arm64 arm64-clusters}
+# The reference run is make kunit's, with the suites whole: nothing of
+# what narrows or replaces it there.
+unset KUNIT_FILTER KUNIT_KERNEL KUNIT_BUILD_ONLY KUNIT_COVERAGE
+read -r -a rows <<<"${LAVA_ROWS:-x86_64 arm64 arm64-clusters}"
 matrix=$BSK_TOP/kunit/matrix
-for r in $rows; do
+for r in "${rows[@]}"; do
 	awk -v n="$r" '$1 == n { f = 1 } END { exit !f }' "$matrix" ||
 		die "LAVA_ROWS: no line '$r' in kunit/matrix ($(awk '/^[^#]/ { printf "%s%s", s, $1; s = ", " }' "$matrix"))"
 	case $(awk -v n="$r" '$1 == n { print $2 }' "$matrix") in
@@ -83,6 +90,14 @@ dtype=${LAVA_DEVICE_TYPE:-qemu}
 if [ "$dtype" != qemu ]; then
 	[ -n "${LAVA_KERNEL_URL:-}" ] ||
 		die "LAVA_DEVICE_TYPE=$dtype: set LAVA_KERNEL_URL to where the lab fetches each kernel ({name}: the line's name), e.g. https://files.example.org/lava/{name}/Image"
+	[ -n "${LAVA_ROWS:-}" ] ||
+		die "LAVA_DEVICE_TYPE=$dtype: set LAVA_ROWS to the kunit/matrix lines of the board's arch (e.g. arm64)"
+	if [ "${LAVA_BOOT_METHOD:-u-boot}" = u-boot ] && [ -z "${LAVA_DTB_URL:-}" ]; then
+		for r in "${rows[@]}"; do
+			[ "$(awk -v n="$r" '$1 == n { print $2 }' "$matrix")" != arm64 ] ||
+				die "LAVA_DEVICE_TYPE=$dtype: an arm64 board booted by u-boot needs its device tree: set LAVA_DTB_URL"
+		done
+	fi
 fi
 lava=$("$BSK_TOP/tools/env/lava.sh") || exit 1
 tree=${1:-}
@@ -96,7 +111,9 @@ mkdir -p "$run"
 disp=$(dispatcher_config "$run")
 info "jobs, kernels and logs in $run"
 summary=()
-for r in $rows; do
+failed0=$BSK_FAILED
+for r in "${rows[@]}"; do
+	err=
 	read -r arch smp < <(awk -v n="$r" '$1 == n { print $2, $3 }' "$matrix")
 	t=$SECONDS
 	log=$run/$r-kunit.log
@@ -108,28 +125,42 @@ for r in $rows; do
 		result "$r: a LAVA job (kunit.py gave no results to compare with, see $log)" 1
 		continue
 	fi
+	# The QEMU job boots the kernel kunit.py booted; a board boots its own
+	# (built for it: docs/lava.md), which the lab fetches.
 	img=$kr/build/$(py kernel "$tree" "$arch")
 	mkdir -p "$run/$r"
-	{ cp "$img" "$run/$r/" && cp "$kr/results.json" "$run/$r/kunit-results.json"; } || {
+	cp "$kr/results.json" "$run/$r/kunit-results.json"
+	if [ "$dtype" = qemu ] && ! cp "$img" "$run/$r/"; then
 		result "$r: a LAVA job (no kernel $img)" 1
 		continue
-	}
+	fi
 	job=$run/$r.yaml
 	if [ "$dtype" = qemu ]; then
 		url=file://$run/$r/$(basename "$img")
-		py job "$kr/results.json" "$tree" "$r" "$arch" "$smp" "$url" >"$job" &&
-			py device "$job" "$lava/device-types" >"$run/$r-device.yaml"
-		err=$(validate "$job" "$run/$r-device.yaml")
+		set -- "$kr/results.json" "$tree" "$r" "$arch" "$smp" "$url"
 	else
 		url=${LAVA_KERNEL_URL//\{name\}/$r}
 		dtb=${LAVA_DTB_URL:-}
-		py job "$kr/results.json" "$tree" "$r" "$arch" "$smp" "$url" "$dtype" \
-			"${LAVA_BOOT_METHOD:-}" "${dtb//\{name\}/$r}" >"$job" &&
-			err=$(validate "$job")
+		set -- "$kr/results.json" "$tree" "$r" "$arch" "$smp" "$url" "$dtype" \
+			"${LAVA_BOOT_METHOD:-}" "${dtb//\{name\}/$r}" "${LAVA_BOOT_COMMANDS:-}"
+	fi
+	if ! py job "$@" >"$job" 2>"$run/$r-job.err"; then
+		result "$r: a LAVA job (tools/lib/lava.py job failed: $(tail -n 1 "$run/$r-job.err"))" 1
+		continue
+	fi
+	if [ "$dtype" = qemu ]; then
+		py device "$job" "$lava/device-types" >"$run/$r-device.yaml" &&
+			err=$(validate "$job" "$run/$r-device.yaml")
+	else
+		err=$(validate "$job") && err=$(py board "$job" "$lava/device-types")
 	fi
 	rc=$?
 	[ -z "${err:-}" ] || printf '      %s\n' "$err"
-	result "$r: $job valid (LAVA's schema${LAVA_DEVICE_TYPE:+, device type $dtype}$([ "$dtype" != qemu ] || echo ', lava-run --validate'))" "$rc"
+	if [ "$dtype" = qemu ]; then
+		result "$r: $job valid (LAVA's schema, lava-run --validate)" "$rc"
+	else
+		result "$r: $job valid (LAVA's schema; boot method and commands of device type $dtype)" "$rc"
+	fi
 	{ [ "$rc" -eq 0 ] && [ "$dtype" = qemu ]; } || continue
 	t=$SECONDS
 	"$lava/bin/lava-run" --job-id "$r" --output-dir "$run/$r-out" --dispatcher "$disp" \
@@ -145,7 +176,9 @@ for r in $rows; do
 	summary+=("| \`$r\` | \`-smp $smp\` | $kp | $kf | $ks | $(tail -n 1 "$run/$r-compare.txt") | $((SECONDS - t)) s |")
 done
 # The evidence of a whole local run (the default lines, no lab): results/lava.
-if [ "$dtype" = qemu ] && [ "${#summary[@]}" -gt 0 ] && [ -z "${LAVA_ROWS:-}" ]; then
+if [ "$dtype" = qemu ] && [ "${#summary[@]}" -eq "${#rows[@]}" ] && [ -z "${LAVA_ROWS:-}" ] &&
+	[ "$BSK_FAILED" -eq "$failed0" ] && [ "${BASE:-mainline}" = mainline ] && [ -z "${KERNEL:-}" ] &&
+	[ -z "${KUNIT_DEBUG:-}" ]; then
 	out=${LAVA_OUT:-$BSK_TOP/results/lava}
 	mkdir -p "$out"
 	{

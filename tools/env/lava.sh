@@ -39,12 +39,12 @@ versions=$(find "$dir/dl" -name '*.deb' -printf '%f\n' | sed 's/\.deb$//' | sort
 cat >"$dir/bin/lava-python" <<WRAP
 #!/bin/sh
 # $versions, unpacked by tools/env/lava.sh
-PYTHONPATH=$site\${PYTHONPATH:+:\$PYTHONPATH} exec /usr/bin/python3 "\$@"
+PYTHONPATH=$(printf %q "$site")\${PYTHONPATH:+:\$PYTHONPATH} exec /usr/bin/python3 "\$@"
 WRAP
 cat >"$dir/bin/lava-run" <<WRAP
 #!/bin/sh
 # $versions, unpacked by tools/env/lava.sh
-exec "$dir/bin/lava-python" "$dir/root/usr/bin/lava-run" "\$@"
+exec $(printf %q "$dir/bin/lava-python") $(printf %q "$dir/root/usr/bin/lava-run") "\$@"
 WRAP
 chmod +x "$dir/bin/lava-python" "$dir/bin/lava-run"
 "$dir/bin/lava-run" --help >/dev/null 2>"$dir/start.err" ||
