@@ -20,7 +20,9 @@ setup() {
 	BSK_NO_INSTALL=1 PATH=$B run "$B/bash" "$TOP/tools/env/deps.sh" check
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == *"run: sudo apt-get update && sudo apt-get install -y --no-install-recommends sparse dpkg-dev quilt bats shellcheck b4" ]]
+	# (then python3-ply python3-git where this host lacks them: checked by
+	# file, which a PATH does not hide)
+	[[ "$output" == *"run: sudo apt-get update && sudo apt-get install -y --no-install-recommends sparse dpkg-dev quilt bats shellcheck b4"* ]]
 }
 
 @test "every package is named once even if two commands need it" {
@@ -58,7 +60,7 @@ setup() {
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "deps.sh: error: missing, and no apt-get here to install them: gcc (building the kernel), "* ]]
-	[[ "$output" == *"b4 (make check); install them with this system's packages" ]]
+	[[ "$output" == *"b4 (make check)"*"; install them with this system's packages" ]]
 	run grep -c apt-get <<<"${output%%no apt-get*}"
 	[ "$output" = 0 ]
 }
