@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # blktests.sh: bad input gets one error line before anything is fetched
-# or built; tools/lib/blktests.awk reads blktests' output as recorded.
+# or built; tools/lib/blktests.awk reads blktests' output as recorded;
+# tools/env/fio.sh takes a fio new enough before it builds one.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	common_setup
@@ -99,4 +101,48 @@ setup() {
 	sed 's/^\(block\/046 .*\)\[passed\]$/\1[not run]/' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
 	run awk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
 	[ "$output" = "block/046: passed -> not run ()" ]
+}
+
+# fake_fio DIR VERSION: a fio on DIR that prints "fio-VERSION"
+fake_fio() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho fio-%s\n' "$2" >"$1/fio"
+	chmod +x "$1/fio"
+}
+
+@test "fio.sh: an installed fio 3.40 or later is used as it is" {
+	fake_fio "$BATS_TEST_TMPDIR/bin" 3.41
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$TOP/tools/env/fio.sh"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$BATS_TEST_TMPDIR/bin" ]
+	run ! test -e "$BSK_CACHE/fio"
+}
+
+@test "fio.sh: a fio built before in the cache is taken, not built again" {
+	fake_fio "$BATS_TEST_TMPDIR/bin" 3.33
+	fake_fio "$BSK_CACHE/fio/src" 3.41-12-gabcdef0
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$TOP/tools/env/fio.sh"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$BSK_CACHE/fio/src" ]
+}
+
+@test "fio.sh: an older fio and no apt-get to fetch the source, one line" {
+	fake_fio "$BATS_TEST_TMPDIR/bin" 3.33
+	# a PATH of this directory's tools only, without apt-get
+	for t in bash dirname sort head cat mkdir; do ln -s "$(command -v $t)" "$BATS_TEST_TMPDIR/bin/$t"; done
+	PATH=$BATS_TEST_TMPDIR/bin run "$BATS_TEST_TMPDIR/bin/bash" "$TOP/tools/env/fio.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$output" = "fio.sh: error: fio 3.40 or later is needed for block/041 (installed: fio-3.33), and there is no apt-get here to fetch its source: install fio 3.40 or later" ]
+	run ! test -e "$BSK_CACHE/fio"
+}
+
+@test "blktests: BLKTESTS_BOOT_LIMIT is checked first" {
+	d=$BATS_TEST_TMPDIR/bt
+	mkdir -p "$d/tests/block"
+	printf '#!/bin/sh\n' >"$d/check"
+	chmod +x "$d/check"
+	BLKTESTS=$d BLKTESTS_BOOT_LIMIT=2 run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "$output" = "blktests.sh: error: BLKTESTS_BOOT_LIMIT=2 is not a number of seconds, 5 or more" ]
 }

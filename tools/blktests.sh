@@ -17,12 +17,19 @@
 #   BLKTESTS_OUT=dir    results (default results/blktests, committed, for
 #                       the block group; other tests: the cache's
 #                       blktests/out)
+#   BLKTESTS_BOOT_LIMIT=600
+#                       seconds a guest may take to start its script;
+#                       after that it is stopped and booted once more,
+#                       verbose
 #
 # Each kernel is tools/env/vmkernel.sh's guest kernel with
 # configs/blktests.config (null_blk and scsi_debug as modules, ...),
 # booted with four CPUs (block/038 asks null_blk for four submit
-# queues, one per CPU at most), 2 GiB and a 2 GiB scratch disk (QEMU's
-# NVMe in a hot-pluggable PCIe root port, a sparse file in the cache) as blktests' TEST_DEVS.  Writes, per kernel,
+# queues, one per CPU at most), 2 GiB and two scratch disks as
+# blktests' TEST_DEVS, each QEMU's NVMe in a hot-pluggable PCIe root
+# port over a sparse file in the cache: /dev/scratch (2 GiB) and
+# /dev/scratch-md (1 GiB, 8 bytes of metadata per block holding type 1
+# protection information, for the metadata tests), with fio from tools/env/fio.sh.  Writes, per kernel,
 # <kernel>.txt (blktests' output) and <kernel>-dmesg.txt, and
 # summary.md: each test on both kernels, and the reason blktests gives
 # for a failure or a skip (tools/lib/blktests.awk).  The series passes
@@ -48,6 +55,9 @@ fi
 src=$(cd "$src" && pwd)
 timeout=${BLKTESTS_TIMEOUT:-10}
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || die "BLKTESTS_TIMEOUT=$timeout is not a positive number of seconds"
+boot_limit=${BLKTESTS_BOOT_LIMIT:-600}
+{ [[ $boot_limit =~ ^[1-9][0-9]*$ ]] && [ "$boot_limit" -ge 5 ]; } ||
+	die "BLKTESTS_BOOT_LIMIT=$boot_limit is not a number of seconds, 5 or more"
 read -r -a tests <<<"${BLKTESTS_TESTS:-block}"
 [ ${#tests[@]} -gt 0 ] || die "BLKTESTS_TESTS is empty"
 for t in "${tests[@]}"; do
@@ -63,6 +73,7 @@ out=$(cd "$out" && pwd)
 
 "$BSK_TOP/tools/env/deps.sh" base build vm blktests
 vng=$("$BSK_TOP/tools/env/vng.sh")
+fio=$("$BSK_TOP/tools/env/fio.sh")
 "$BSK_TOP/tools/apply.sh" >/dev/null
 
 # Which blktests: its commit, or the snapshot's own note.
@@ -105,23 +116,47 @@ for k in "${kernels[@]}"; do
 	rm -f "$out/$k.txt" "$out/$k-dmesg.txt" "$out/$k-console-verbose.log"
 	rm -rf "$bt/results"
 	disk=$bc/disk-$k.img
-	rm -f "$disk"
+	mdisk=$bc/disk-$k-md.img
+	rm -f "$disk" "$mdisk"
 	truncate -s 2G "$disk"
-	# Twice at most: a guest that printed nothing at all (seen twice in
-	# some ten boots, 2026-12-04: back after about 10 s, its console empty)
-	# is booted once more, with its kernel's messages on the console.
+	truncate -s 1G "$mdisk"
+	# The second disk: a namespace with 8 bytes of metadata per 512-byte
+	# block in a separate buffer, holding type 1 protection information
+	# (ms=8, mset=0, pi=1), what block/041 (PI) and block/043 (metadata)
+	# ask for, on a controller of its own in its own port.  Not metadata
+	# without PI: there QEMU 7.2 returned zeros for part of the metadata
+	# of block/043's reads (MAINTAINERS-notes, "blktests").
+	md_opts="-drive file=$mdisk,if=none,id=scratchmd,format=raw -device pcie-root-port,id=rp1,chassis=2,slot=2"
+	md_opts+=" -device nvme,id=nvmemd,serial=blktests-md,bus=rp1 -device nvme-ns,drive=scratchmd,bus=nvmemd,ms=8,mset=0,pi=1"
+	# Twice at most: a guest whose script never started is booted once
+	# more, with its kernel's messages on the console.  Seen: twice in
+	# some ten boots (2026-12-04) back after about 10 s, its console
+	# empty; once (2026-12-05) its four vCPUs spinning for 17 minutes,
+	# its disks untouched, where a boot takes 20 s to 2 minutes.  So a
+	# guest that has not started the script after $boot_limit s is
+	# stopped (its QEMU, found by its scratch disk).
 	for verbose in "" --verbose; do
+		(
+			for _ in $(seq $((boot_limit / 5))); do
+				sleep 5
+				[ ! -e "$out/$k.txt" ] || exit 0
+			done
+			pkill -f -- "file=$disk,if=none" || true
+		) &
+		watchdog=$!
 		(cd "$BSK_TOP" && timeout 7200 "$vng" --user root --disable-kvm --cpus 4 --memory 2G $verbose \
 			--rwdir "$out" --rwdir "$bt" -r "$img" \
-			--qemu-opts="-drive file=$disk,if=none,id=scratch,format=raw -device pcie-root-port,id=rp0,chassis=1,slot=1 -device nvme,serial=blktests,drive=scratch,bus=rp0" \
+			--qemu-opts="-drive file=$disk,if=none,id=scratch,format=raw -device pcie-root-port,id=rp0,chassis=1,slot=1 -device nvme,serial=blktests,drive=scratch,bus=rp0 $md_opts" \
 			--append "kunit.enable=0" \
-			--exec "tools/vm/blktests.sh $bt $out $k $timeout ${tests[*]}; reboot -f") 2>&1 |
+			--exec "tools/vm/blktests.sh $bt $out $k $timeout $fio ${tests[*]}; reboot -f") 2>&1 |
 			tee "$out/$k-console${verbose:+-verbose}.log" |
 			grep --line-buffered -E '^blktests: |\[(passed|failed|not run)\]$' || true
-		[ ! -s "$out/$k-console.log" ] || break
-		[ -n "$verbose" ] || info "the $k guest printed nothing; booting it again, verbose ($out/$k-console-verbose.log)"
+		kill "$watchdog" 2>/dev/null || true
+		wait "$watchdog" 2>/dev/null || true
+		[ ! -e "$out/$k.txt" ] || break
+		[ -n "$verbose" ] || info "the $k guest did not start tools/vm/blktests.sh within $boot_limit s; booting it again, verbose ($out/$k-console-verbose.log)"
 	done
-	rm -f "$disk"
+	rm -f "$disk" "$mdisk"
 	stage_end
 	tail -n 1 "$out/$k.txt" 2>/dev/null | grep -qE '^blktests: exit [0-9]+$' ||
 		result "$k: blktests ran to its end (see $out/$k-console.log)" 1
@@ -147,7 +182,8 @@ for k in "${have[@]}"; do files+=("$out/$k.txt"); done
 	echo
 	echo "blktests $id; ./check ${tests[*]} with TIMEOUT=$timeout (every test, not QUICK_RUN); the guest kernels of"
 	echo "tools/env/vmkernel.sh with configs/blktests.config under virtme-ng (QEMU TCG, 4 CPUs, 2 GiB,"
-	echo "a 2 GiB QEMU NVMe scratch disk as TEST_DEVS); written by \`make blktests\` on $(date -u +%F)."
+	echo "two QEMU NVMe scratch disks as TEST_DEVS: scratch, 2 GiB, and scratch-md, 1 GiB with 8 bytes of"
+	echo "metadata per block holding type 1 PI; $("$fio/fio" --version)); written by \`make blktests\` on $(date -u +%F)."
 	echo "Raw output: $(printf '%s.txt ' "${have[@]}")and the kernels' logs beside it. A reason cell holds the"
 	echo "first lines blktests prints under the test (for a failure: the changed lines of its output)."
 	echo

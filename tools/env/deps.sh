@@ -62,9 +62,10 @@ group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck
 # checkpatch with Debian's python3) imports, checked by file.
 # shellcheck disable=SC2034
 files_build="/usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev"
-# blktests builds its ublk server (src/miniublk, block/033) with liburing.
+# blktests builds its ublk server (src/miniublk, block/033) with liburing;
+# env/fio.sh builds a fio new enough for block/041 with libaio and zlib.
 # shellcheck disable=SC2034
-files_blktests="/usr/include/liburing.h:liburing-dev"
+files_blktests="/usr/include/liburing.h:liburing-dev /usr/include/libaio.h:libaio-dev /usr/include/zlib.h:zlib1g-dev"
 # shellcheck disable=SC2034
 files_check="/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
 # The Python modules of Debian's virtme-ng, which tools/env/vng.sh unpacks
