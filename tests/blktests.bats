@@ -110,12 +110,27 @@ fake_fio() {
 	chmod +x "$1/fio"
 }
 
-@test "fio.sh: an installed fio 3.40 or later is used as it is" {
-	fake_fio "$BATS_TEST_TMPDIR/bin" 3.41
-	PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$TOP/tools/env/fio.sh"
-	[ "$status" -eq 0 ]
-	[ "$output" = "$BATS_TEST_TMPDIR/bin" ]
-	run ! test -e "$BSK_CACHE/fio"
+@test "fio.sh: an installed fio 3.40 or later is used as it is, alone in the directory printed" {
+	for v in 3.41 3.40 4.0; do
+		fake_fio "$BATS_TEST_TMPDIR/bin" "$v"
+		PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$TOP/tools/env/fio.sh"
+		[ "$status" -eq 0 ]
+		[ "$output" = "$BSK_CACHE/fio/bin" ]
+		[ "$(ls "$BSK_CACHE/fio/bin")" = fio ]
+		[ "$(readlink -f "$BSK_CACHE/fio/bin/fio")" = "$(readlink -f "$BATS_TEST_TMPDIR/bin/fio")" ]
+		run ! test -e "$BSK_CACHE/fio/src"
+	done
+}
+
+@test "fio.sh: 3.4, 3.9 and 3.33 are older than 3.40" {
+	# a PATH of fio and the tools fio.sh needs, without apt-get: it stops
+	for v in 3.4 3.9 3.33; do
+		fake_fio "$BATS_TEST_TMPDIR/bin" "$v"
+		for t in bash dirname sort head cat mkdir; do ln -sf "$(command -v $t)" "$BATS_TEST_TMPDIR/bin/$t"; done
+		PATH=$BATS_TEST_TMPDIR/bin run "$BATS_TEST_TMPDIR/bin/bash" "$TOP/tools/env/fio.sh"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"(installed: fio-$v)"* ]]
+	done
 }
 
 @test "fio.sh: a fio built before in the cache is taken, not built again" {
@@ -137,12 +152,15 @@ fake_fio() {
 	run ! test -e "$BSK_CACHE/fio"
 }
 
-@test "blktests: BLKTESTS_BOOT_LIMIT is checked first" {
+@test "blktests: BLKTESTS_BOOT_LIMIT is checked before anything is built" {
 	d=$BATS_TEST_TMPDIR/bt
 	mkdir -p "$d/tests/block"
 	printf '#!/bin/sh\n' >"$d/check"
 	chmod +x "$d/check"
 	BLKTESTS=$d BLKTESTS_BOOT_LIMIT=2 run "$TOP/tools/blktests.sh"
 	[ "$status" -eq 1 ]
-	[ "$output" = "blktests.sh: error: BLKTESTS_BOOT_LIMIT=2 is not a number of seconds, 5 or more" ]
+	[ "$output" = "blktests.sh: error: BLKTESTS_BOOT_LIMIT=2 is not a number of seconds from 5 to 999999" ]
+	BLKTESTS=$d BLKTESTS_BOOT_LIMIT=99999999999999999999 run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
 }

@@ -56,8 +56,8 @@ src=$(cd "$src" && pwd)
 timeout=${BLKTESTS_TIMEOUT:-10}
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || die "BLKTESTS_TIMEOUT=$timeout is not a positive number of seconds"
 boot_limit=${BLKTESTS_BOOT_LIMIT:-600}
-{ [[ $boot_limit =~ ^[1-9][0-9]*$ ]] && [ "$boot_limit" -ge 5 ]; } ||
-	die "BLKTESTS_BOOT_LIMIT=$boot_limit is not a number of seconds, 5 or more"
+{ [[ $boot_limit =~ ^[1-9][0-9]{0,5}$ ]] && [ "$boot_limit" -ge 5 ]; } ||
+	die "BLKTESTS_BOOT_LIMIT=$boot_limit is not a number of seconds from 5 to 999999"
 read -r -a tests <<<"${BLKTESTS_TESTS:-block}"
 [ ${#tests[@]} -gt 0 ] || die "BLKTESTS_TESTS is empty"
 for t in "${tests[@]}"; do
@@ -124,8 +124,8 @@ for k in "${kernels[@]}"; do
 	# block in a separate buffer, holding type 1 protection information
 	# (ms=8, mset=0, pi=1), what block/041 (PI) and block/043 (metadata)
 	# ask for, on a controller of its own in its own port.  Not metadata
-	# without PI: there QEMU 7.2 returned zeros for part of the metadata
-	# of block/043's reads (MAINTAINERS-notes, "blktests").
+	# without PI: there block/043 read back zeros for part of the
+	# metadata, QEMU 7.2 suspected (MAINTAINERS-notes, "blktests").
 	md_opts="-drive file=$mdisk,if=none,id=scratchmd,format=raw -device pcie-root-port,id=rp1,chassis=2,slot=2"
 	md_opts+=" -device nvme,id=nvmemd,serial=blktests-md,bus=rp1 -device nvme-ns,drive=scratchmd,bus=nvmemd,ms=8,mset=0,pi=1"
 	# Twice at most: a guest whose script never started is booted once
@@ -134,32 +134,52 @@ for k in "${kernels[@]}"; do
 	# empty; once (2026-12-05) its four vCPUs spinning for 17 minutes,
 	# its disks untouched, where a boot takes 20 s to 2 minutes.  So a
 	# guest that has not started the script after $boot_limit s is
-	# stopped (its QEMU, found by its scratch disk).
+	# stopped: the watchdog kills its QEMU (by QEMU's pid file) and
+	# leaves a mark; it then sleeps until it is killed, so that its pid
+	# stays its own.
+	pidf=$bc/qemu-$k.pid
+	mark=$bc/watchdog-$k
+	log=
 	for verbose in "" --verbose; do
+		rm -f "$pidf" "$mark" "$out/$k.txt"
 		(
 			for _ in $(seq $((boot_limit / 5))); do
 				sleep 5
-				[ ! -e "$out/$k.txt" ] || exit 0
+				[ ! -e "$out/$k.txt" ] || exec sleep 86400
 			done
-			pkill -f -- "file=$disk,if=none" || true
+			: >"$mark"
+			[ ! -s "$pidf" ] || kill "$(cat "$pidf")" 2>/dev/null
+			exec sleep 86400
 		) &
 		watchdog=$!
+		trap 'kill "$watchdog" 2>/dev/null' EXIT
+		log=$out/$k-console${verbose:+-verbose}.log
 		(cd "$BSK_TOP" && timeout 7200 "$vng" --user root --disable-kvm --cpus 4 --memory 2G $verbose \
 			--rwdir "$out" --rwdir "$bt" -r "$img" \
-			--qemu-opts="-drive file=$disk,if=none,id=scratch,format=raw -device pcie-root-port,id=rp0,chassis=1,slot=1 -device nvme,serial=blktests,drive=scratch,bus=rp0 $md_opts" \
+			--qemu-opts="-pidfile $pidf -drive file=$disk,if=none,id=scratch,format=raw -device pcie-root-port,id=rp0,chassis=1,slot=1 -device nvme,serial=blktests,drive=scratch,bus=rp0 $md_opts" \
 			--append "kunit.enable=0" \
 			--exec "tools/vm/blktests.sh $bt $out $k $timeout $fio ${tests[*]}; reboot -f") 2>&1 |
-			tee "$out/$k-console${verbose:+-verbose}.log" |
+			tee "$log" |
 			grep --line-buffered -E '^blktests: |\[(passed|failed|not run)\]$' || true
 		kill "$watchdog" 2>/dev/null || true
 		wait "$watchdog" 2>/dev/null || true
-		[ ! -e "$out/$k.txt" ] || break
-		[ -n "$verbose" ] || info "the $k guest did not start tools/vm/blktests.sh within $boot_limit s; booting it again, verbose ($out/$k-console-verbose.log)"
+		trap - EXIT
+		[ -e "$mark" ] || [ ! -s "$log" ] || break
+		[ -n "$verbose" ] && break
+		if [ -e "$mark" ]; then
+			info "the $k guest did not start tools/vm/blktests.sh within $boot_limit s; booting it again, verbose ($out/$k-console-verbose.log)"
+		else
+			info "the $k guest printed nothing; booting it again, verbose ($out/$k-console-verbose.log)"
+		fi
 	done
+	rm -f "$pidf" "$mark"
 	rm -f "$disk" "$mdisk"
 	stage_end
 	tail -n 1 "$out/$k.txt" 2>/dev/null | grep -qE '^blktests: exit [0-9]+$' ||
-		result "$k: blktests ran to its end (see $out/$k-console.log)" 1
+		result "$k: blktests ran to its end (see $log)" 1
+	# Both disks, or the tests on the missing one would be gone unnoticed.
+	grep -q 'TEST_DEVS=/dev/scratch /dev/scratch-md,' "$out/$k.txt" 2>/dev/null ||
+		result "$k: both scratch disks found (see the first line of $out/$k.txt)" 1
 done
 
 # The tests asked for, by name: a group's, or one test.

@@ -29,11 +29,15 @@ new_enough() {
 	[ "$(printf '%s\n%s\n' "$MIN" "$v" | sort -V | head -n 1)" = "$MIN" ]
 }
 
+dir=$BSK_CACHE/fio
+# The directory printed goes first in the guest's PATH: one that holds
+# fio alone, not the installed fio's own (/usr/bin, ~/bin).
 if command -v fio >/dev/null && new_enough fio; then
-	dirname "$(command -v fio)"
+	mkdir -p "$dir/bin"
+	ln -sfn "$(readlink -f "$(command -v fio)")" "$dir/bin/fio"
+	printf '%s\n' "$dir/bin"
 	exit 0
 fi
-dir=$BSK_CACHE/fio
 bin=$dir/src/fio
 if [ -x "$bin" ] && new_enough "$bin"; then
 	printf '%s\n' "$dir/src"
@@ -45,20 +49,23 @@ need_space 200 "$BSK_CACHE"
 info "the installed fio ($(fio --version 2>/dev/null || echo none)) is older than $MIN; building Debian unstable's fio source in $dir"
 unstable_apt "$dir" deb-src ||
 	die "apt-get update for the fio source package failed (see $dir/update.log)"
-rm -rf "$dir/dl" "$dir/src"
-mkdir -p "$dir/dl" "$dir/src"
+rm -rf "$dir/dl" "$dir/src" "$dir/src.new"
+mkdir -p "$dir/dl" "$dir/src.new"
 # Only the upstream tarball: this machine's mirror has been seen without
 # the package's .dsc and Debian diff, and the tarball is all fio needs.
 (cd "$dir/dl" && apt-get -q "${APT_OPTS[@]}" source --download-only fio >"$dir/fetch.log" 2>&1) || true
 tarball=$(find "$dir/dl" -name 'fio_*.orig.tar.*' ! -name '*.asc' | head -n 1)
 [ -n "$tarball" ] || die "apt-get source fio fetched no fio_*.orig.tar.* (see $dir/fetch.log)"
-tar -C "$dir/src" --strip-components=1 -xf "$tarball"
+tar -C "$dir/src.new" --strip-components=1 -xf "$tarball" 2>"$dir/tar.log" ||
+	die "unpacking $(basename "$tarball") failed (see $dir/tar.log)"
 # The engines blktests uses: libaio (libaio-dev, deps.sh blktests),
-# io_uring (fio's own), sync and pvsync.
-(cd "$dir/src" && ./configure --disable-native >"$dir/build.log" 2>&1 && make -j"$(nproc)" fio >>"$dir/build.log" 2>&1) ||
+# io_uring (fio's own), sync and pvsync.  Built in src.new, kept as src
+# only when it is what block/041 needs.
+(cd "$dir/src.new" && ./configure --disable-native >"$dir/build.log" 2>&1 && make -j"$(nproc)" fio >>"$dir/build.log" 2>&1) ||
 	die "building fio failed (see $dir/build.log)"
 grep -q '^Linux AIO support  *yes' "$dir/build.log" ||
 	die "fio was configured without libaio (see $dir/build.log); install libaio-dev"
-new_enough "$bin" || die "$(basename "$tarball") builds $("$bin" --version), older than $MIN"
+new_enough "$dir/src.new/fio" || die "$(basename "$tarball") builds $("$dir/src.new/fio" --version), older than $MIN"
+mv "$dir/src.new" "$dir/src"
 info "using $("$bin" --version), built from $(basename "$tarball")"
 printf '%s\n' "$dir/src"

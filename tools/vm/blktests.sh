@@ -34,6 +34,11 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 # TEST_DEVS: the kernel names the controllers in the order their
 # asynchronous probes finish, so nvme0n1 is either from boot to boot,
 # and blktests names its results after the device it is given.
+# (The namespaces are scanned asynchronously: wait for both, 30 s at most.)
+for _ in $(seq 150); do
+	[ "$(cat /sys/block/nvme*n1/device/serial 2>/dev/null | wc -l)" -ge 2 ] && break
+	sleep 0.2
+done
 devs=()
 for want in blktests:scratch blktests-md:scratch-md; do
 	for d in /sys/block/nvme*n1; do

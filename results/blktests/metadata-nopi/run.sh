@@ -8,6 +8,9 @@
 # in one boot of make blktests' base guest kernel.  Needs what
 # make blktests left in the cache (its guest kernel, blktests built).
 # Run from the repository's top: results/blktests/metadata-nopi/run.sh
+# console.txt is its output of 2026-12-05 with carriage returns and
+# blank lines removed: vng printed the guest's "Rebooting." first and
+# lost the start of the first line ("== nvme0n1 ").
 set -euo pipefail
 C=${BSK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/blk-sched-kunit}
 d=$(mktemp -d)
