@@ -86,7 +86,14 @@ EOS
 }
 
 @test "KUNIT_TOPOLOGY picks another machine of kunit/matrix for the arch" {
-	ARCH=arm64 KUNIT_TOPOLOGY=arm64-clusters FAKE_KUNIT_COUNTS="1 0 0 0 0" \
+	# the cross compiler and QEMU checked for, as fakes: kunit.py is one
+	P=$BATS_TEST_TMPDIR/arm64bin
+	mkdir -p "$P"
+	for c in aarch64-linux-gnu-gcc qemu-system-aarch64; do
+		printf '#!/bin/sh\nexit 0\n' >"$P/$c"
+		chmod +x "$P/$c"
+	done
+	ARCH=arm64 KUNIT_TOPOLOGY=arm64-clusters FAKE_KUNIT_COUNTS="1 0 0 0 0" PATH=$PATH:$P \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--qemu_args -smp 4,sockets=1,clusters=2,cores=2"* ]]
