@@ -44,8 +44,10 @@
 #                       bfq spends them)
 #   STRESS_SECONDS=300  make stress: how long each kernel is stressed
 #   BLKTESTS=dir BLKTESTS_TESTS="block" BLKTESTS_TIMEOUT=10
+#   BLKTESTS_BOOT_LIMIT=600
 #                       make blktests: the blktests tree (default
-#                       ../shared/blktests), what ./check runs, fio seconds
+#                       ../shared/blktests), what ./check runs, fio seconds,
+#                       seconds a guest may take to start its script
 #   PASSES=6 SPECS="bfq mq-deadline" TRACE_OUT=dir
 #                       make s3-trace: passes, schedulers, results
 #                       (ICOUNT=0: plain TCG instead)
@@ -56,7 +58,7 @@
 #                       type and where it fetches the kernels ({name})
 
 BASE ?=
-export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_TOPOLOGY LAVA_ROWS LAVA_DEVICE_TYPE LAVA_KERNEL_URL LAVA_DTB_URL LAVA_BOOT_METHOD BLKTESTS BLKTESTS_TESTS BLKTESTS_TIMEOUT BLKTESTS_OUT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
+export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_TOPOLOGY LAVA_ROWS LAVA_DEVICE_TYPE LAVA_KERNEL_URL LAVA_DTB_URL LAVA_BOOT_METHOD BLKTESTS BLKTESTS_TESTS BLKTESTS_TIMEOUT BLKTESTS_OUT BLKTESTS_BOOT_LIMIT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
 
 DEPS := base build $(if $(filter x86_64,$(or $(ARCH),x86_64)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
