@@ -30,7 +30,7 @@ setup() {
 	[ "$(cat "$d/file")" = keep ]
 }
 
-@test "blktests: BLKTESTS_TIMEOUT and BLKTESTS_TESTS are checked first" {
+@test "blktests: BLKTESTS_TIMEOUT, BLKTESTS_BOOT_LIMIT and BLKTESTS_TESTS are checked first" {
 	d=$BATS_TEST_TMPDIR/bt
 	mkdir -p "$d/tests/block"
 	printf '#!/bin/sh\n' >"$d/check"
@@ -38,6 +38,12 @@ setup() {
 	BLKTESTS=$d BLKTESTS_TIMEOUT=0 run "$TOP/tools/blktests.sh"
 	[ "$status" -eq 1 ]
 	[ "$output" = "blktests.sh: error: BLKTESTS_TIMEOUT=0 is not a positive number of seconds" ]
+	BLKTESTS=$d BLKTESTS_BOOT_LIMIT=2 run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "$output" = "blktests.sh: error: BLKTESTS_BOOT_LIMIT=2 is not a number of seconds from 5 to 999999" ]
+	BLKTESTS=$d BLKTESTS_BOOT_LIMIT=99999999999999999999 run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
 	BLKTESTS=$d BLKTESTS_TESTS="block/999" run "$TOP/tools/blktests.sh"
 	[ "$status" -eq 1 ]
 	[ "$output" = "blktests.sh: error: BLKTESTS_TESTS: no test or group 'block/999' in $d/tests" ]
@@ -150,17 +156,4 @@ fake_fio() {
 	[ "${#lines[@]}" -eq 1 ]
 	[ "$output" = "fio.sh: error: fio 3.40 or later is needed for block/041 (installed: fio-3.33), and there is no apt-get here to fetch its source: install fio 3.40 or later" ]
 	run ! test -e "$BSK_CACHE/fio"
-}
-
-@test "blktests: BLKTESTS_BOOT_LIMIT is checked before anything is built" {
-	d=$BATS_TEST_TMPDIR/bt
-	mkdir -p "$d/tests/block"
-	printf '#!/bin/sh\n' >"$d/check"
-	chmod +x "$d/check"
-	BLKTESTS=$d BLKTESTS_BOOT_LIMIT=2 run "$TOP/tools/blktests.sh"
-	[ "$status" -eq 1 ]
-	[ "$output" = "blktests.sh: error: BLKTESTS_BOOT_LIMIT=2 is not a number of seconds from 5 to 999999" ]
-	BLKTESTS=$d BLKTESTS_BOOT_LIMIT=99999999999999999999 run "$TOP/tools/blktests.sh"
-	[ "$status" -eq 1 ]
-	[ "${#lines[@]}" -eq 1 ]
 }
