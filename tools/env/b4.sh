@@ -25,7 +25,7 @@ new_enough() {
 	local v
 	v=$("$1" --version 2>/dev/null | head -n 1) || return 1
 	[[ $v =~ ^[0-9]+\.[0-9]+ ]] || return 1
-	[ "$(printf '%s\n%s\n' "$MIN" "$v" | sort -V | head -n 1)" = "$MIN" ]
+	ver_ge "$v" "$MIN"
 }
 
 if command -v b4 >/dev/null && new_enough b4; then

@@ -26,7 +26,7 @@ new_enough() {
 	v=${v#fio-}
 	v=${v%%-*}
 	[[ $v =~ ^[0-9]+\.[0-9]+ ]] || return 1
-	[ "$(printf '%s\n%s\n' "$MIN" "$v" | sort -V | head -n 1)" = "$MIN" ]
+	ver_ge "$v" "$MIN"
 }
 
 dir=$BSK_CACHE/fio

@@ -16,11 +16,6 @@ tree=${1:-}
 [ -x "$tree/scripts/min-tool-version.sh" ] || die "usage: clang.sh KERNEL_TREE"
 min=$(SRCARCH=x86 "$tree/scripts/min-tool-version.sh" llvm)
 
-# ver_ge A B: version A >= version B (dotted numbers).
-ver_ge() {
-	[ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]
-}
-
 best=
 newest=
 for n in $(seq 30 -1 10); do

@@ -44,6 +44,11 @@ same_patch() {
 }
 
 # One clear line on stderr, then exit.
+# ver_ge A B: version A >= version B (dotted numbers, sort -V).
+ver_ge() {
+	[ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]
+}
+
 die() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
 	exit 1
