@@ -56,8 +56,10 @@ files_b4="/usr/lib/python3/dist-packages/dkim/__init__.py:python3-dkim /usr/lib/
 group_lava="python3:python3"
 # shellcheck disable=SC2034
 files_lava="/usr/lib/python3/dist-packages/aiohttp/__init__.py:python3-aiohttp /usr/lib/python3/dist-packages/configobj/__init__.py:python3-configobj /usr/lib/python3/dist-packages/jinja2/__init__.py:python3-jinja2 /usr/lib/python3/dist-packages/magic/__init__.py:python3-magic /usr/lib/python3/dist-packages/pexpect/__init__.py:python3-pexpect /usr/lib/python3/dist-packages/pyudev/__init__.py:python3-pyudev /usr/lib/python3/dist-packages/requests/__init__.py:python3-requests /usr/lib/python3/dist-packages/setproctitle/__init__.py:python3-setproctitle /usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml /usr/lib/python3/dist-packages/voluptuous/__init__.py:python3-voluptuous /usr/lib/python3/dist-packages/sentry_sdk/__init__.py:python3-sentry-sdk"
+# qemu-system-aarch64: tests/lava.bats runs lava-run --validate on the
+# arm64 job, and LAVA checks that the job's QEMU binary is there.
 # shellcheck disable=SC2034
-group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck:shellcheck b4:b4"
+group_check="sparse:sparse dpkg-source:dpkg-dev quilt:quilt bats:bats shellcheck:shellcheck b4:b4 qemu-system-aarch64:qemu-system-arm"
 # Build headers, and the Python modules scripts/spdxcheck.py (run by
 # checkpatch with Debian's python3) imports, checked by file.
 # shellcheck disable=SC2034
