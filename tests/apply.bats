@@ -119,6 +119,27 @@ A note for reviewers.\
 	[[ "$output" == *"thread fixes is in two places"* ]]
 }
 
+@test "lint-series: a thread after an RFC thread is reported; common.sh counts the RFC thread's patches" {
+	cat "$T/series" >"$BATS_TEST_TMPDIR/orig"
+	# the fixture's second patch as an RFC thread of its own, last
+	awk '/block-bfq-second-change.patch/ { print "# thread rfc: an RFC" } { print }' \
+		"$BATS_TEST_TMPDIR/orig" >"$T/series"
+	cp "$T/patches/cover-letter-for-next" "$T/patches/cover-letter-rfc"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	run bash -c ". '$TOP/tools/lib/common.sh'; series_rfc_count '$T/series'"
+	[ "$output" = 1 ]
+	run bash -c ". '$TOP/tools/lib/common.sh'; series_rfc_count '$BATS_TEST_TMPDIR/orig'"
+	[ "$output" = 0 ]
+	# a thread after it
+	printf '# thread later: after the RFC\nblock-bfq-first-change.patch\n' >>"$T/series"
+	sed -i '0,/^block-bfq-first-change.patch$/{/^block-bfq-first-change.patch$/d}' "$T/series"
+	cp "$T/patches/cover-letter-for-next" "$T/patches/cover-letter-later"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"thread later comes after the RFC thread rfc"* ]]
+}
+
 @test "refresh refuses while patches/ has uncommitted edits" {
 	git -C "$T" init -q
 	git -C "$T" add -A

@@ -24,16 +24,25 @@ setup() {
 @test "vmkernel: unknown kind and missing fragment, one error line each" {
 	run "$TOP/tools/env/vmkernel.sh" tip
 	[ "$status" -eq 1 ]
-	[[ "$output" == "vmkernel.sh: error: usage: vmkernel.sh base|series|debug [FRAGMENT...]" ]]
+	[[ "$output" == "vmkernel.sh: error: usage: vmkernel.sh base|series|rfc|debug [FRAGMENT...]" ]]
 	run "$TOP/tools/env/vmkernel.sh" series "$BATS_TEST_TMPDIR/none.config"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "vmkernel.sh: error: no config fragment $BATS_TEST_TMPDIR/none.config" ]]
 }
 
+@test "vmkernel: the rfc kernel of a series without an RFC thread, one error line" {
+	mkdir -p "$BATS_TEST_TMPDIR/top"
+	# the repository's series without its RFC thread
+	awk '/^# thread / { t = $3 } t != "rfc:"' "$TOP/series" >"$BATS_TEST_TMPDIR/top/series"
+	BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/env/vmkernel.sh" rfc
+	[ "$status" -eq 1 ]
+	[[ "$output" == "vmkernel.sh: error: $BATS_TEST_TMPDIR/top/series has no RFC thread ('# thread rfc:'): the rfc kernel would be the series kernel" ]]
+}
+
 @test "stress: unknown kernel and bad STRESS_SECONDS, one error line each" {
 	run "$TOP/tools/stress.sh" tip
 	[ "$status" -eq 1 ]
-	[[ "$output" == "stress.sh: error: usage: stress.sh [base|series...] (not 'tip')" ]]
+	[[ "$output" == "stress.sh: error: usage: stress.sh [base|series|rfc...] (not 'tip')" ]]
 	STRESS_SECONDS=soon run "$TOP/tools/stress.sh" series
 	[ "$status" -eq 1 ]
 	[[ "$output" == "stress.sh: error: STRESS_SECONDS=soon is not a positive number" ]]

@@ -15,7 +15,7 @@ setup() {
 @test "blktests: unknown kernel, one error line" {
 	run "$TOP/tools/blktests.sh" tip
 	[ "$status" -eq 1 ]
-	[ "$output" = "blktests.sh: error: usage: blktests.sh [base|series...] (not 'tip')" ]
+	[ "$output" = "blktests.sh: error: usage: blktests.sh [base|series|rfc...] (not 'tip')" ]
 }
 
 @test "blktests: BLKTESTS that is not a blktests tree, one line, the directory untouched" {

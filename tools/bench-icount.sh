@@ -22,7 +22,8 @@
 #                       scheduler on S1's path on the base kernel with
 #                       configs/profile.config: ICOUNT_OUT/icount-profile.md
 #
-# For each kernel (base, series): S1 (the read path on null_blk without a
+# For each kernel (base, series, and rfc: the series with its RFC threads
+# when it has any): S1 (the read path on null_blk without a
 # timer, none, mq-deadline, bfq; rotational 0 and 1, one boot each), S4
 # (one boot, one vCPU: reads against buffered writers), S6 (one vCPU, a
 # boot per point: the merge hash at nr_requests 64 to 2048 with and
@@ -70,8 +71,12 @@ vng=$("$BSK_TOP/tools/env/vng.sh")
 "$BSK_TOP/tools/apply.sh" >/dev/null
 
 T0=$SECONDS
+# The series' RFC threads, when it has any, measured as kernel rfc (the
+# whole series file) beside the series without them.
+kernels=(base series)
+[ "$(series_rfc_count "$(bsk_series)")" -eq 0 ] || kernels+=(rfc)
 declare -A img
-for k in base series; do
+for k in "${kernels[@]}"; do
 	stage "guest kernel: $k"
 	img[$k]=$("$BSK_TOP/tools/env/vmkernel.sh" "$k")
 	stage_end
@@ -86,7 +91,8 @@ icount="-icount shift=0,sleep=off -accel tcg,thread=single"
 # boot KERNEL-IMAGE NAME SCENARIO CPUS APPEND OUTFILE [PARAM [PROFILE]]
 # (PARAM: S1's rotational, S6's points; tools/vm/icount.sh)
 boot() {
-	local p=${7//:/-} log
+	local p=${7:-} log
+	p=${p//:/-}
 	log=$raw/console-$2-$3${7:+-$p}${8:+-profile$8}.log
 	(cd "$BSK_TOP" && "$vng" --disable-kvm --cpus "$4" --memory 1G --rwdir "$raw" \
 		--qemu-opts "$icount" -r "$1" --append "$nullb $5" \
@@ -95,7 +101,7 @@ boot() {
 	grep -q "^icount: $2 .*: done" "$log" || die "$2 $3 did not finish (see $log)"
 }
 
-for k in base series; do
+for k in "${kernels[@]}"; do
 	if want S1; then
 		for rot in 0 1; do
 			stage "S1, $k kernel, rotational $rot"
@@ -134,7 +140,9 @@ icount_md "$(basename "$(dirname "${img[base]}")" | sed 's/-vm$//')" "$(date -u 
 d=$(mktemp -d)
 if want S1; then
 	awk -F, '$1 ~ /^S1-rot/ && $6 == 1 { split($1, p, "-rot"); k = $3 " rot" p[2]; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
-		END { for (i = 1; i <= n; i++) printf "\"%s\" %s %s\n", o[i], v[o[i], "base"], v[o[i], "series"] }' "$raw/icount.csv" >"$d/p.dat"
+		END { for (i = 1; i <= n; i++) printf "\"%s\" %s %s %s\n", o[i], v[o[i], "base"], v[o[i], "series"], ((o[i], "rfc") in v) ? v[o[i], "rfc"] : "-" }' "$raw/icount.csv" >"$d/p.dat"
+	rfcplot=
+	[ "${#kernels[@]}" -eq 2 ] || rfcplot=", '' using 4 title 'rfc'"
 	gnuplot <<EOF
 set terminal pngcairo size 800,420 noenhanced font ',9'
 set output '$out/icount.png'
@@ -144,7 +152,7 @@ set style histogram clustered gap 2
 set style fill solid 0.6 border -1
 set yrange [0:*]
 set key top left
-plot '$d/p.dat' using 2:xtic(1) title 'base', '' using 3 title 'series'
+plot '$d/p.dat' using 2:xtic(1) title 'base', '' using 3 title 'series'$rfcplot
 EOF
 fi
 if want S6; then

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# blktests.sh [base|series...] - 'make blktests': blktests, the block
+# blktests.sh [base|series|rfc...] - 'make blktests': blktests, the block
 # layer's own regression suite, on the base kernel and on the series
-# (default both), each in a virtme-ng guest.  Guest side:
+# (default both; rfc: the series with its RFC threads), each in a
+# virtme-ng guest.  Guest side:
 # tools/vm/blktests.sh.
 #
 #   BLKTESTS=dir        a blktests tree (default ../shared/blktests beside
@@ -42,7 +43,7 @@ set -euo pipefail
 kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || kernels=(base series)
 for k in "${kernels[@]}"; do
-	case $k in base|series) ;; *) die "usage: blktests.sh [base|series...] (not '$k')" ;; esac
+	case $k in base|series|rfc) ;; *) die "usage: blktests.sh [base|series|rfc...] (not '$k')" ;; esac
 done
 src=${BLKTESTS:-}
 if [ -z "$src" ]; then
@@ -191,9 +192,9 @@ for t in "${tests[@]}"; do
 		expect+=("$t")
 	fi
 done
-# The two kernels side by side, from each kernel's latest run.
+# The kernels side by side, from each kernel's latest run.
 have=()
-for k in base series; do [ ! -f "$out/$k.txt" ] || have+=("$k"); done
+for k in base series rfc; do [ ! -f "$out/$k.txt" ] || have+=("$k"); done
 [ ${#have[@]} -gt 0 ] || die "no blktests output in $out"
 files=()
 for k in "${have[@]}"; do files+=("$out/$k.txt"); done
@@ -212,11 +213,12 @@ for k in "${have[@]}"; do files+=("$out/$k.txt"); done
 while read -r k _ p _ f _ n _ a _ fin; do
 	info "$k: $p passed, $f failed, $n not run, $a absent$([ "$fin" = 1 ] || echo ', cut off')"
 done < <(awk -v names="${have[*]}" -v expect="${expect[*]}" -v what=counts -f "$BSK_TOP/tools/lib/blktests.awk" "${files[@]}")
-if [ ${#have[@]} -eq 2 ]; then
-	new=$(awk -v names="base series" -v expect="${expect[*]}" -v what=new -f "$BSK_TOP/tools/lib/blktests.awk" "${files[@]}")
+for k in "${have[@]:1}"; do
+	[ "${have[0]}" = base ] || break
+	new=$(awk -v names="base $k" -v expect="${expect[*]}" -v what=new -f "$BSK_TOP/tools/lib/blktests.awk" "$out/base.txt" "$out/$k.txt")
 	[ -z "$new" ] || printf '%s\n' "$new" >&2
-	result "series: no test that passes on the base fails, skips or is missing on the series ($(grep -c . <<<"$new" || true) do)" \
+	result "$k: no test that passes on the base fails, skips or is missing on the $k kernel ($(grep -c . <<<"$new" || true) do)" \
 		"$([ -z "$new" ]; echo $?)"
-fi
+done
 info "results in $out (summary.md, <kernel>.txt, <kernel>-dmesg.txt)"
 results_end

@@ -22,13 +22,15 @@
 #   nfc      every patch that says "No functional change": the same object
 #            code on three configs (objcheck.sh nfc); and, in full, the test
 #            patches (from the first that adds a file under block/tests/ to
-#            the tip) change no object code of a kernel that does not build
+#            the last patch before the RFC threads, which change code on
+#            purpose) change no object code of a kernel that does not build
 #            them: CONFIG_KUNIT=m, and =y with the tests off, on the
 #            gate's and on a defconfig-based config
 #   reverts  every patch with a Fixes: tag, reverted on top of the series:
 #            the suites (UML) must fail a case, and each failing case must
 #            be named in MAINTAINERS-notes ("Reverting the fixes")
 #   smp      in full: KUnit under x86_64 SMP and the sanitizers at the tip
+#            (RFC threads included: vmkernel.sh rfc)
 #   send     on mainline in full: the test of 'make send' (sendcheck.sh)
 #   stress   on mainline in full: the short stress
 #
@@ -254,7 +256,7 @@ stage_patches() {
 # (objdump -d of every function, addresses aside, and bloat-o-meter), tests
 # off, on the gate's, the bench guest's and a distribution-like config.
 stage_nfc() {
-	local c subj rc
+	local c subj rc last
 	stage "same object code for patches that claim no functional change ($b)"
 	for c in "${commits[@]}"; do
 		git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
@@ -265,11 +267,13 @@ stage_nfc() {
 		result "same object code (tiny, bench, distro configs): $subj ($b)" "$rc"
 	done
 	# The tests' own cost: in the full pass (the light pass of the LTS base
-	# shares the suites and would take five minutes more).
+	# shares the suites and would take five minutes more), up to the last
+	# patch before the RFC threads (which change code on purpose).
+	last=${commits[${#commits[@]} - 1 - $(series_rfc_count "$SERIES")]}
 	for c in "${commits[@]}"; do
 		[ "$mode" = full ] || break
 		[ -n "$(git -C "$wt" diff-tree --no-commit-id --name-only -r --diff-filter=A "$c" -- block/tests)" ] || continue
-		NFC_CONFIGS="tiny distro" NFC_KUNIT="m y" step tools/gate/objcheck.sh nfc "$wt" "$c^" "${commits[-1]}" \
+		NFC_CONFIGS="tiny distro" NFC_KUNIT="m y" step tools/gate/objcheck.sh nfc "$wt" "$c^" "$last" \
 			>"$L/nfc-tests.log" 2>&1
 		rc=$?
 		cat "$L/nfc-tests.log"
@@ -349,7 +353,7 @@ stage_smp() {
 		vm_wt=$wt
 		vm_start=$SECONDS
 		in_background "$L/vmkernel.out" "$L/vmkernel.log" \
-			tools/env/vmkernel.sh series "$BSK_TOP/configs/debug.config" "$wt/block/tests/.kunitconfig"
+			tools/env/vmkernel.sh "$(tip_kind)" "$BSK_TOP/configs/debug.config" "$wt/block/tests/.kunitconfig"
 		vm_pid=$!
 		info "the series' debug guest kernel with the suites builds in the background (log: $L/vmkernel.log)"
 		return
@@ -413,7 +417,7 @@ stage_send() {
 stage_stress() {
 	stage "short stress on the series debug guest kernel ($stress_base)"
 	BASE=$stress_base STRESS_SECONDS=${CHECK_STRESS_SECONDS:-120} STRESS_OUT=$LOGDIR/stress \
-		STRESS_FRAGMENTS=${vm_wt:+$vm_wt/block/tests/.kunitconfig} step tools/stress.sh series >"$LOGDIR/stress.log" 2>&1
+		STRESS_FRAGMENTS=${vm_wt:+$vm_wt/block/tests/.kunitconfig} step tools/stress.sh "$(BASE=$stress_base tip_kind)" >"$LOGDIR/stress.log" 2>&1
 	result_of_run "$LOGDIR/stress.log" $? "short stress, series kernel ($stress_base)" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$LOGDIR/stress.log"
 	# A report in the guest's log goes into the gate's own output: the log

@@ -21,8 +21,11 @@
 #   2. each patch with the sender as author and Signed-off-by: the
 #      placeholder identity of patches/ is replaced, nothing else;
 #   3. b4 prep --force-revision N, N being the newest revision in
-#      MAINTAINERS-notes' revision log (or REV); a thread after the
-#      first gets the threads before it as prerequisites (b4 prep
+#      MAINTAINERS-notes' revision log (or REV); an RFC thread (rfc,
+#      rfc-NAME: last in the series) forks from the base, has no
+#      prerequisite and gets the prefix RFC (b4 prep --set-prefixes);
+#      any other thread after the first gets the threads before it as
+#      prerequisites (b4 prep
 #      --edit-deps: "change-id: <theirs>:vN" each, in order, and
 #      "base-commit: <the base>"), which b4 writes into its cover letter
 #      as prerequisite-change-id: lines and checks with --check-deps;
@@ -116,7 +119,7 @@ pkg=$(git -C "$repo" log -1 --format=%b "$base" | sed -n 's/^Debian package \([^
 
 tmp=$(mktemp -d)
 stub=
-trap '[ -z "$stub" ] || kill "$stub" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '{ [ -z "$stub" ] || kill "$stub" 2>/dev/null || true; }; rm -rf "$tmp"' EXIT
 # git and b4 run as the sender.  The SMTP server only keeps b4 from its
 # web endpoint (which wants patatt signing even for -o): -o never sends.
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
@@ -138,6 +141,17 @@ for t in "${threads[@]}"; do
 	swt=$BSK_CACHE/send/$tag-$b4name
 	mine=()
 	for j in "${!tp[@]}"; do [ "${tp[j]%% *}" != "$t" ] || mine+=("${commits[j]}"); done
+	# An RFC thread (rfc, rfc-NAME; last in the series) applies to the
+	# base alone: it forks from the base, with no prerequisite, and goes
+	# out with the RFC prefix.
+	rfc=
+	deps=("${prereqs[@]}")
+	case $t in rfc | rfc-*)
+		rfc=RFC
+		fork=$base
+		deps=()
+		;;
+	esac
 
 	# b4 prep -c and b4 send expand each prerequisite into
 	# prerequisite-patch-id: lines by asking the archive for its
@@ -146,8 +160,11 @@ for t in "${threads[@]}"; do
 	# instead, serving the mails of this run: the threads before, as the
 	# archive will have them.
 	export GIT_CONFIG_COUNT=4
-	[ -z "${stub:-}" ] || kill "$stub" 2>/dev/null
-	if [ "${#prereqs[@]}" -gt 0 ]; then
+	# (the last thread's stand-in, stopped: a thread without
+	# prerequisites starts none)
+	[ -z "${stub:-}" ] || kill "$stub" 2>/dev/null || true
+	stub=
+	if [ "${#deps[@]}" -gt 0 ]; then
 		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 		python3 "$BSK_TOP/tools/lib/lore-stub.py" "$port" "$out" 2>"$tmp/lore.log" &
 		stub=$!
@@ -207,13 +224,25 @@ for t in "${threads[@]}"; do
 
 	# 3.-4. Revision and cover letter.
 	cd "$swt"
-	b4 -q prep --force-revision "$rev" >/dev/null
+	# An RFC thread is numbered on its own, by b4 (v1 until it is sent),
+	# unless REV= says otherwise; the revision log's changelog is the
+	# series' (an RFC thread's goes in its cover letter).
+	logrev=$rev
+	if [ -n "$rfc" ] && [ -z "${REV:-}" ]; then
+		logrev=0
+	else
+		b4 -q prep --force-revision "$rev" >/dev/null
+	fi
+	[ -z "$rfc" ] || b4 -q prep --set-prefixes "$rfc" >/dev/null ||
+		die "b4 prep --set-prefixes $rfc failed in $swt"
 	shown=$(b4 prep --show-info 2>&1) || die "b4 prep --show-info failed in $swt: $(tail -n 1 <<<"$shown")"
 	changeid=$(sed -n 's/^change-id: //p' <<<"$shown")
 	[ -n "$changeid" ] || die "b4 prep --show-info in $swt names no change-id"
+	trev=$(sed -n 's/^revision: //p' <<<"$shown")
+	[[ $trev =~ ^[1-9][0-9]*$ ]] || die "b4 prep --show-info in $swt names no revision"
 	# The threads before this one, as b4 prerequisites.
 	{
-		[ "${#prereqs[@]}" -eq 0 ] || printf '%s\n' "${prereqs[@]}" "base-commit: $base"
+		[ "${#deps[@]}" -eq 0 ] || printf '%s\n' "${deps[@]}" "base-commit: $base"
 	} >"$tmp/deps"
 	EDITOR="cp $tmp/deps" b4 -q prep --edit-deps >/dev/null 2>&1 ||
 		die "b4 prep --edit-deps failed in $swt"
@@ -239,7 +268,7 @@ for t in "${threads[@]}"; do
 		# Each revision's changelog, newest first, down to v2 (v1 has
 		# none): the thread's part ("  <thread>:" and its lines) when
 		# the entry is split by thread, else the whole entry.
-		for ((r = rev; r >= 2; r--)); do
+		for ((r = logrev; r >= 2; r--)); do
 			awk -v r="v$r" -v t="$t" '
 				$0 ~ "^" r " \\(" { on = 1; head = $0; sub(/, base .*\)$/, ")", head); n = 0; next }
 				on && /^$/ { exit }
@@ -254,7 +283,7 @@ for t in "${threads[@]}"; do
 					if (out != "") printf "\nChanges in %s:\n%s", head, out
 				}' "$notes"
 		done
-		prev=$((rev - 1))
+		prev=$((trev - 1))
 		if [ "$prev" -ge 1 ] && { git rev-parse -q --verify "refs/tags/sent/$changeid-v$prev" ||
 			git rev-parse -q --verify "refs/tags/sent/$b4name-v$prev"; } >/dev/null; then
 			printf '\nRange-diff against v%s:\n' "$prev"
@@ -273,11 +302,11 @@ for t in "${threads[@]}"; do
 	mkdir -p "$tout"
 	b4 -q send --no-sign --not-me-too -o "$tout" >"$tmp/send.log" 2>&1 ||
 		die "b4 send -o failed for thread $t: $(tail -n 1 "$tmp/send.log")"
-	grep -q '^prerequisite-patch-id: ' "$(find "$tout" -name '*.eml' | sort | head -n 1)" || [ "${#prereqs[@]}" -eq 0 ] ||
+	grep -q '^prerequisite-patch-id: ' "$(find "$tout" -name '*.eml' | sort | head -n 1)" || [ "${#deps[@]}" -eq 0 ] ||
 		die "b4 send -o wrote thread $t without the prerequisite-patch-id: lines of the threads before it: $(grep -m 1 -i 'nothing known\|error' "$tmp/send.log" || tail -n 1 "$tmp/send.log")"
 	cd - >/dev/null
 	info "thread $t: $(find "$tout" -maxdepth 1 -name '*.eml' | wc -l) mails in $tout, change-id $changeid (nothing was sent)"
-	prereqs+=("change-id: $changeid:v$rev")
+	prereqs+=("change-id: $changeid:v$trev")
 	fork=$(git -C "$repo" rev-parse "${mine[-1]}")
 done
 

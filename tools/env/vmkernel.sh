@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vmkernel.sh base|series|debug [FRAGMENT...] - build the x86_64 guest
+# vmkernel.sh base|series|rfc|debug [FRAGMENT...] - build the x86_64 guest
 # kernel for virtme-ng (tinyconfig's fragments + configs/vm.config +
-# FRAGMENTs, on allnoconfig: merge_config.sh -n) at the base, at the tip
-# of the applied series, or (debug) at the base with the debug-only
-# patches of debug/ (never posted: tools/s3-trace.sh), and print the
-# path of its bzImage.
+# FRAGMENTs, on allnoconfig: merge_config.sh -n) at the base, at the
+# applied series without its RFC threads (series), at the tip of the
+# applied series, RFC threads included (rfc: only when the series has
+# one), or (debug) at the base with the debug-only patches of debug/
+# (never posted: tools/s3-trace.sh), and print the path of its bzImage.
 # A FRAGMENT may be a .kunitconfig (the series' block/tests/.kunitconfig
 # builds its suites in: 'make check' boots that kernel with kunit.py exec).
 #
-# Both kernels come from one worktree of the base's repository,
+# The kernels other than debug come from one worktree of the base's repository,
 # $BSK_CACHE/work/<tag>-vm (detached; the series worktree is not touched),
 # and one build dir, $BSK_CACHE/build/<tag>-vm[-<fragment names>]: after
-# one of them is built, the other only recompiles what the series changes.
+# one of them is built, another only recompiles what the patches change.
 # Each build's bzImage and vmlinux are copied beside it as bzImage-<kind>
 # and vmlinux-<kind> (for scripts/bloat-o-meter).  A kernel whose
 # fragments enable CONFIG_MODULES (configs/blktests.config) also builds
@@ -29,7 +30,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
 kind=${1:-}
-case $kind in base|series|debug) ;; *) die "usage: vmkernel.sh base|series|debug [FRAGMENT...]" ;; esac
+case $kind in base|series|rfc|debug) ;; *) die "usage: vmkernel.sh base|series|rfc|debug [FRAGMENT...]" ;; esac
 shift
 frags=("$BSK_TOP/configs/vm.config")
 suffix=
@@ -42,12 +43,20 @@ for f in "$@"; do
 	suffix+=-${n:-kunit}
 done
 
+# The series kernel stops before the RFC threads; the rfc kernel is the tip.
+nrfc=$(series_rfc_count "$(bsk_series)")
+[ "$kind" != rfc ] || [ "$nrfc" -gt 0 ] ||
+	die "$(bsk_series) has no RFC thread ('# thread rfc:'): the rfc kernel would be the series kernel"
+
 read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 tag=$(basename "$wt")
 git -C "$repo" rev-parse -q --verify "refs/heads/$BSK_BRANCH" >/dev/null ||
 	die "no series branch $BSK_BRANCH in $repo; run 'make apply' first"
 rev=$base
-[ "$kind" != series ] || rev=$(git -C "$repo" rev-parse "refs/heads/$BSK_BRANCH")
+case $kind in
+series) rev=$(git -C "$repo" rev-parse "refs/heads/$BSK_BRANCH~$nrfc") ;;
+rfc) rev=$(git -C "$repo" rev-parse "refs/heads/$BSK_BRANCH") ;;
+esac
 
 vwt=$BSK_CACHE/work/$tag-vm
 out=$BSK_CACHE/build/$tag-vm$suffix

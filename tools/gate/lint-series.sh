@@ -6,7 +6,8 @@
 # series files), each patch is a git format-patch mail from the role identity
 # (a placeholder: make send puts the sender there) with a Signed-off-by
 # from it and a diff; each "# thread" of the mainline series is one
-# stretch of it and has its cover letter.
+# stretch of it and has its cover letter; RFC threads ("# thread rfc:",
+# "rfc-NAME:") come last.
 # For an LTS series (series-<V>), each patch in patches/<V>/ carries a note
 # below "---" and is not a copy of its mainline patch.  One line per problem;
 # exits non-zero if there is any.
@@ -71,8 +72,14 @@ if [ -z "$ver" ]; then
 	for t in $(series_threads "$SERIES" | cut -d' ' -f1 | uniq | sort | uniq -d); do
 		problem "thread $t is in two places of $SERIES: a thread is one stretch of patches"
 	done
+	rfc=
 	for t in $(series_threads "$SERIES" | cut -d' ' -f1 | uniq); do
 		[ -f "$PATCHDIR/cover-letter-$t" ] || problem "no cover letter for thread $t at $PATCHDIR/cover-letter-$t"
+		# RFC threads come last: the series kernels stop before them.
+		case $t in
+		rfc | rfc-*) rfc=$t ;;
+		*) [ -z "$rfc" ] || problem "thread $t comes after the RFC thread $rfc in $SERIES: RFC threads come last" ;;
+		esac
 	done
 fi
 [ "$bad" -eq 0 ] || exit 1

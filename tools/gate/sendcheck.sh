@@ -14,9 +14,10 @@
 #      (the placeholder identity of patches/ is gone);
 #   4. the cover letters name the base, each after the first names the
 #      threads before it as b4 prerequisites (prerequisite-change-id:
-#      <their change-id>:v1, and the base as base-commit), and the
-#      for-next one Cc:s the KUnit lists; each report of patches/ is a
-#      mail from the sender to its maintainers;
+#      <their change-id>:v1, and the base as base-commit), but an RFC
+#      thread (rfc, rfc-NAME), whose mails carry the RFC prefix and apply
+#      to the base alone, and the for-next one Cc:s the KUnit lists; each
+#      report of patches/ is a mail from the sender to its maintainers;
 #   5. v1 recorded as sent (b4 prep --manual-reroll, as after sending),
 #      b4 prep --check-deps finds each thread's prerequisites in the
 #      archive and applies them and the thread to the base,
@@ -47,6 +48,7 @@ tag=$(basename "$wt")
 tmp=$(mktemp -d)
 name=bsk-selftest
 mapfile -t tp < <(series_threads "$(bsk_series)")
+is_rfc() { case $1 in rfc | rfc-*) return 0 ;; esac; return 1; }
 threads=()
 for l in "${tp[@]}"; do
 	case " ${threads[*]} " in *" ${l%% *} "*) ;; *) threads+=("${l%% *}") ;; esac
@@ -171,13 +173,34 @@ for t in "${threads[@]}"; do
 	i=$((i + 1))
 	c=$(thread_mails "$t" "$i" "$tmp/v1" | head -n 1)
 	grep -q "^Base: $tag" "$c" || rc=1
-	# b4's footer: the threads before, in order, and the base
-	[ "$(sed -n 's/^prerequisite-change-id: //p' "$c" | paste -sd' ')" = "${want[*]}" ] || rc=1
+	# b4's footer: the threads before, in order (none for an RFC
+	# thread), and the base
+	exp="${want[*]}"
+	! is_rfc "$t" || exp=
+	[ "$(sed -n 's/^prerequisite-change-id: //p' "$c" | paste -sd' ')" = "$exp" ] || rc=1
 	[ "$i" -eq 1 ] || grep -qx "base-commit: $base_sha" "$c" || rc=1
 	want+=("$(sed -n 's/^change-id: //p' "$c"):v1")
 done
-result "each cover letter names the base ($tag) and the threads before it as b4 prerequisites" \
+result "each cover letter names the base ($tag) and the threads before it as b4 prerequisites (an RFC thread none)" \
 	"$([ "${#want[@]}" -eq "${#threads[@]}" ] && [ "$rc" -eq 0 ]; echo $?)"
+# An RFC thread: every mail's subject says RFC, and its patches apply to
+# the base alone, together.
+i=0
+for t in "${threads[@]}"; do
+	i=$((i + 1))
+	is_rfc "$t" || continue
+	rc=0
+	while IFS= read -r m; do
+		header "$m" | grep -q '^Subject: \[PATCH RFC' || rc=1
+	done < <(thread_mails "$t" "$i" "$tmp/v1")
+	mapfile -t ms < <(thread_patches "$t" "$i" "$tmp/v1")
+	git -C "$tmp/am" checkout -q --detach "$base"
+	{ [ "${#ms[@]}" -gt 0 ] && bsk_git -C "$tmp/am" am -q "${ms[@]}" >"$tmp/am.log" 2>&1; } || {
+		git -C "$tmp/am" am --abort 2>/dev/null
+		rc=1
+	}
+	result "the $t thread is [PATCH RFC ...] and applies to $base alone (${#ms[@]} patches)" "$rc"
+done
 c=$(thread_mails for-next 2 "$tmp/v1" | head -n 1)
 rc=0
 for l in linux-kselftest@vger.kernel.org kunit-dev@googlegroups.com linux-block@vger.kernel.org; do
@@ -219,6 +242,7 @@ result "v1 recorded with b4 prep --manual-reroll in each thread's b4 branch" "$r
 # are its last lines; a failed one is followed by its reason.
 rc=0
 for t in "${threads[@]:1}"; do
+	! is_rfc "$t" || continue
 	(cd "$BSK_CACHE/send/$tag-$name-$t" && b4 prep --check-deps) >"$tmp/deps.log" 2>&1 || rc=1
 	v=$(sed -n '/^---$/,$p' "$tmp/deps.log")
 	if [ "$(grep -c "^[^ ]* change-id: " <<<"$v")" -eq 0 ] || [ "$(grep -cE "^[^ ]* base-commit: ($base|$base_sha)\$" <<<"$v")" -ne 1 ] ||
@@ -227,7 +251,7 @@ for t in "${threads[@]:1}"; do
 		rc=1
 	fi
 done
-result "b4 prep --check-deps: each thread after the first finds the threads before it in the archive and applies with them to $tag" "$rc"
+result "b4 prep --check-deps: each thread after the first (not an RFC thread) finds the threads before it in the archive and applies with them to $tag" "$rc"
 SEND_OUT=$tmp/v2 REV=2 BSK_SEND_NAME=$name "$BSK_TOP/tools/send.sh" >/dev/null 2>"$tmp/send2.err"
 rc=$?
 [ "$rc" -eq 0 ] || cat "$tmp/send2.err"
@@ -244,12 +268,14 @@ for t in "${threads[@]}"; do
 	{ [ -n "$id1" ] && [ "$id1" = "$id2" ]; } || same=1
 	subj="0/$k"
 	[ "$k" -gt 1 ] || subj=
+	pfx=PATCH
+	! is_rfc "$t" || pfx="PATCH RFC"
 	# a changelog where the revision log's v2 entry has one for the thread
 	# (its "  <thread>:" part, or an entry not split by thread)
 	log=$(awk -v t="$t" '/^v2 \(/ { on = 1; next } on && /^$/ { exit }
 		on && /^  [a-z0-9-]+:$/ { split_ = 1; if ($0 == "  " t ":") mine = 1 }
 		END { if (on && (mine || !split_)) print 1 }' "$BSK_TOP/MAINTAINERS-notes")
-	{ grep -q "^Subject: \[PATCH v2${subj:+ $subj}\]" "${c2:-/dev/null}" &&
+	{ grep -q "^Subject: \[$pfx v2${subj:+ $subj}\]" "${c2:-/dev/null}" &&
 		{ [ -z "$log" ] || grep -q '^Changes in v2 (' "$c2"; } &&
 		grep -q '^Range-diff against v1:' "$c2" &&
 		[ "$(grep -cE '^ *[0-9]+: +[0-9a-f]+ = +[0-9]+: +[0-9a-f]+ ' "$c2")" -eq "$k" ]; } || rd=1

@@ -80,6 +80,20 @@ series_threads() {
 	{ sub(/#.*/, "") } NF { print (t == "" ? "series" : t), $1 }' "$1"
 }
 
+# The number of patches of a series file's RFC threads ("# thread rfc:" or
+# "# thread rfc-NAME:"), which come last (tools/gate/lint-series.sh): they
+# apply to the base alone and go to the list as RFC; the "series" kernels
+# stop before them (tools/env/vmkernel.sh), the "rfc" kernel is the tip.
+series_rfc_count() {
+	series_threads "$1" | awk '$1 ~ /^rfc(-|$)/ { n++ } END { print n + 0 }'
+}
+
+# The kernel kind of the tip of the applied series: rfc when the series
+# has an RFC thread, else series.
+tip_kind() {
+	if [ "$(series_rfc_count "$(bsk_series)")" -gt 0 ]; then echo rfc; else echo series; fi
+}
+
 # Need at least $1 MiB free under directory $2 (or its nearest existing parent).
 need_space() {
 	local mib=$1 dir=$2 avail

@@ -107,6 +107,29 @@ icount_md() {
 			awk -F, "$spread" "$raw/icount.csv" | awk -F'\t' '$1 ~ /^S5,/ && $1 ~ /,instructions per/ { d = $4 < 0 ? -$4 : $4; if (d > m) m = d }
 				END { printf "Two vCPUs: run 2 differs from run 1 by up to %.2f%%.\n", m }'
 		fi
+		if awk -F, '$2 == "rfc" { f = 1 } END { exit !f }' "$raw/icount.csv"; then
+			echo
+			echo "## rfc: the series with its RFC thread, against the series"
+			echo
+			echo "Kernel rfc is the whole series file, its RFC thread included; series stops before it. Instructions per I/O (S4: per 4 KiB moved), first figures."
+			echo
+			echo '| scenario | variant | series | rfc | rfc/series |'
+			echo '|---|---|---|---|---|'
+			awk -F, '$6 == 1 && $4 ~ /^instructions per/ && ($2 == "series" || $2 == "rfc") { k = $1 SUBSEP $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
+				END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); s = v[o[i], "series"]; r = v[o[i], "rfc"]
+					printf "| %s | %s | %s | %s | %s |\n", q[1], q[2], s, r, (s && r) ? sprintf("%.4f", r / s) : "-" } }' "$raw/icount.csv"
+			if want S1; then
+				echo
+				echo "S1, what each scheduler adds per read over none on the same kernel:"
+				echo
+				echo '| rotational | scheduler | minus none (series) | minus none (rfc) | change |'
+				echo '|---|---|---|---|---|'
+				awk -F, '$1 ~ /^S1-rot/ && $6 == 1 { split($1, p, "-rot"); v[p[2], $3, $2] = $5; if ($3 != "none" && !((p[2], $3) in seen)) { seen[p[2], $3] = 1; o[++n] = p[2] SUBSEP $3 } }
+					END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); r = q[1]; s = q[2]
+						a = v[r, s, "series"] - v[r, "none", "series"]; b = v[r, s, "rfc"] - v[r, "none", "rfc"]
+						printf "| %s | %s | %+.1f | %+.1f | %+.1f%% |\n", r, s, a, b, a ? 100 * (b - a) / a : 0 } }' "$raw/icount.csv"
+			fi
+		fi
 		echo
 		echo '## Repeats'
 		echo
