@@ -22,7 +22,7 @@ setup() {
 	[ "${#lines[@]}" -eq 1 ]
 	# (then python3-ply python3-git where this host lacks them: checked by
 	# file, which a PATH does not hide)
-	[[ "$output" =~ "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends sparse dpkg-dev quilt bats shellcheck b4"( python3-ply)?( python3-git)?$ ]]
+	[[ "$output" =~ "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends sparse dpkg-dev quilt bats shellcheck b4 qemu-system-arm"( python3-ply)?( python3-git)?$ ]]
 }
 
 @test "every package is named once even if two commands need it" {
@@ -60,7 +60,7 @@ setup() {
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "deps.sh: error: missing, and no apt-get here to install them: gcc (building the kernel), "* ]]
-	[[ "$output" =~ "b4 (make check)"(", /usr/lib/python3/dist-packages/ply/__init__.py (make check)")?(", /usr/lib/python3/dist-packages/git/__init__.py (make check)")?"; install them with this system's packages"$ ]]
+	[[ "$output" =~ "b4 (make check), qemu-system-aarch64 (make check)"(", /usr/lib/python3/dist-packages/ply/__init__.py (make check)")?(", /usr/lib/python3/dist-packages/git/__init__.py (make check)")?"; install them with this system's packages"$ ]]
 	run grep -c apt-get <<<"${output%%no apt-get*}"
 	[ "$output" = 0 ]
 }
