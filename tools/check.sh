@@ -418,7 +418,7 @@ stage_stress() {
 	stage "short stress on the series debug guest kernel ($stress_base)"
 	BASE=$stress_base STRESS_SECONDS=${CHECK_STRESS_SECONDS:-120} STRESS_OUT=$LOGDIR/stress \
 		STRESS_FRAGMENTS=${vm_wt:+$vm_wt/block/tests/.kunitconfig} step tools/stress.sh "$(BASE=$stress_base tip_kind)" >"$LOGDIR/stress.log" 2>&1
-	result_of_run "$LOGDIR/stress.log" $? "short stress, series kernel ($stress_base)" "$BSK_STAGE_T0"
+	result_of_run "$LOGDIR/stress.log" $? "short stress, $(BASE=$stress_base tip_kind) kernel ($stress_base)" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$LOGDIR/stress.log"
 	# A report in the guest's log goes into the gate's own output: the log
 	# directory is in the cache, gone with a CI machine (the KASAN report
