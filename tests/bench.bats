@@ -22,9 +22,9 @@ setup() {
 }
 
 @test "vmkernel: unknown kind and missing fragment, one error line each" {
-	run "$TOP/tools/env/vmkernel.sh" tip
+	run "$TOP/tools/env/vmkernel.sh" tipp
 	[ "$status" -eq 1 ]
-	[[ "$output" == "vmkernel.sh: error: usage: vmkernel.sh base|series|rfc|debug [FRAGMENT...]" ]]
+	[[ "$output" == "vmkernel.sh: error: usage: vmkernel.sh base|series|rfc|tip|debug [FRAGMENT...]" ]]
 	run "$TOP/tools/env/vmkernel.sh" series "$BATS_TEST_TMPDIR/none.config"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "vmkernel.sh: error: no config fragment $BATS_TEST_TMPDIR/none.config" ]]
@@ -36,13 +36,13 @@ setup() {
 	awk '/^# thread / { t = $3 } t != "rfc:"' "$TOP/series" >"$BATS_TEST_TMPDIR/top/series"
 	BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/env/vmkernel.sh" rfc
 	[ "$status" -eq 1 ]
-	[[ "$output" == "vmkernel.sh: error: $BATS_TEST_TMPDIR/top/series has no RFC thread ('# thread rfc:'): the rfc kernel would be the series kernel" ]]
+	[[ "$output" == "vmkernel.sh: error: $BATS_TEST_TMPDIR/top/series has no RFC thread ('# thread rfc:'): there is no rfc kernel" ]]
 }
 
 @test "stress: unknown kernel and bad STRESS_SECONDS, one error line each" {
-	run "$TOP/tools/stress.sh" tip
+	run "$TOP/tools/stress.sh" tipp
 	[ "$status" -eq 1 ]
-	[[ "$output" == "stress.sh: error: usage: stress.sh [base|series|rfc...] (not 'tip')" ]]
+	[[ "$output" == "stress.sh: error: usage: stress.sh [base|series|rfc|tip...] (not 'tipp')" ]]
 	STRESS_SECONDS=soon run "$TOP/tools/stress.sh" series
 	[ "$status" -eq 1 ]
 	[[ "$output" == "stress.sh: error: STRESS_SECONDS=soon is not a positive number" ]]

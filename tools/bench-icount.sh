@@ -22,8 +22,8 @@
 #                       scheduler on S1's path on the base kernel with
 #                       configs/profile.config: ICOUNT_OUT/icount-profile.md
 #
-# For each kernel (base, series, and rfc: the series with its RFC threads
-# when it has any): S1 (the read path on null_blk without a
+# For each kernel (base, series, and rfc: the base with the series' RFC
+# threads alone, when it has any): S1 (the read path on null_blk without a
 # timer, none, mq-deadline, bfq; rotational 0 and 1, one boot each), S4
 # (one boot, one vCPU: reads against buffered writers), S6 (one vCPU, a
 # boot per point: the merge hash at nr_requests 64 to 2048 with and
@@ -71,8 +71,8 @@ vng=$("$BSK_TOP/tools/env/vng.sh")
 "$BSK_TOP/tools/apply.sh" >/dev/null
 
 T0=$SECONDS
-# The series' RFC threads, when it has any, measured as kernel rfc (the
-# whole series file) beside the series without them.
+# The series' RFC threads, when it has any, measured as kernel rfc: the
+# base with them alone, what the RFC is posted against.
 kernels=(base series)
 [ "$(series_rfc_count "$(bsk_series)")" -eq 0 ] || kernels+=(rfc)
 declare -A img

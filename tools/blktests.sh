@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# blktests.sh [base|series|rfc...] - 'make blktests': blktests, the block
-# layer's own regression suite, on the base kernel and on the series
-# (default both; rfc: the series with its RFC threads), each in a
-# virtme-ng guest.  Guest side:
+# blktests.sh [base|series|rfc|tip...] - 'make blktests': blktests, the
+# block layer's own regression suite, on the base kernel and on the series
+# (default both; rfc: the base with the RFC threads alone; tip: the whole
+# series), each in a virtme-ng guest.  Guest side:
 # tools/vm/blktests.sh.
 #
 #   BLKTESTS=dir        a blktests tree (default ../shared/blktests beside
@@ -43,7 +43,7 @@ set -euo pipefail
 kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || kernels=(base series)
 for k in "${kernels[@]}"; do
-	case $k in base|series|rfc) ;; *) die "usage: blktests.sh [base|series|rfc...] (not '$k')" ;; esac
+	case $k in base|series|rfc|tip) ;; *) die "usage: blktests.sh [base|series|rfc|tip...] (not '$k')" ;; esac
 done
 src=${BLKTESTS:-}
 if [ -z "$src" ]; then
@@ -194,7 +194,7 @@ for t in "${tests[@]}"; do
 done
 # The kernels side by side, from each kernel's latest run.
 have=()
-for k in base series rfc; do [ ! -f "$out/$k.txt" ] || have+=("$k"); done
+for k in base series rfc tip; do [ ! -f "$out/$k.txt" ] || have+=("$k"); done
 [ ${#have[@]} -gt 0 ] || die "no blktests output in $out"
 files=()
 for k in "${have[@]}"; do files+=("$out/$k.txt"); done

@@ -30,7 +30,7 @@
 #            the suites (UML) must fail a case, and each failing case must
 #            be named in MAINTAINERS-notes ("Reverting the fixes")
 #   smp      in full: KUnit under x86_64 SMP and the sanitizers at the tip
-#            (RFC threads included: vmkernel.sh rfc)
+#            (RFC threads included: vmkernel.sh tip)
 #   send     on mainline in full: the test of 'make send' (sendcheck.sh)
 #   stress   on mainline in full: the short stress
 #
@@ -353,7 +353,7 @@ stage_smp() {
 		vm_wt=$wt
 		vm_start=$SECONDS
 		in_background "$L/vmkernel.out" "$L/vmkernel.log" \
-			tools/env/vmkernel.sh "$(tip_kind)" "$BSK_TOP/configs/debug.config" "$wt/block/tests/.kunitconfig"
+			tools/env/vmkernel.sh tip "$BSK_TOP/configs/debug.config" "$wt/block/tests/.kunitconfig"
 		vm_pid=$!
 		info "the series' debug guest kernel with the suites builds in the background (log: $L/vmkernel.log)"
 		return
@@ -417,8 +417,8 @@ stage_send() {
 stage_stress() {
 	stage "short stress on the series debug guest kernel ($stress_base)"
 	BASE=$stress_base STRESS_SECONDS=${CHECK_STRESS_SECONDS:-120} STRESS_OUT=$LOGDIR/stress \
-		STRESS_FRAGMENTS=${vm_wt:+$vm_wt/block/tests/.kunitconfig} step tools/stress.sh "$(BASE=$stress_base tip_kind)" >"$LOGDIR/stress.log" 2>&1
-	result_of_run "$LOGDIR/stress.log" $? "short stress, $(BASE=$stress_base tip_kind) kernel ($stress_base)" "$BSK_STAGE_T0"
+		STRESS_FRAGMENTS=${vm_wt:+$vm_wt/block/tests/.kunitconfig} step tools/stress.sh tip >"$LOGDIR/stress.log" 2>&1
+	result_of_run "$LOGDIR/stress.log" $? "short stress, tip kernel ($stress_base)" "$BSK_STAGE_T0"
 	grep -E '^(PASS|FAIL) ' "$LOGDIR/stress.log"
 	# A report in the guest's log goes into the gate's own output: the log
 	# directory is in the cache, gone with a CI machine (the KASAN report

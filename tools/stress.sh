@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# stress.sh [base|series|rfc...] - 'make stress': the block layer under
-# switching, hotplug and injected faults, in a virtme-ng VM on a debug
-# kernel (tools/env/vmkernel.sh with configs/debug.config: KASAN, KFENCE,
-# UBSAN, lockdep, ...), for the base and for the series (default both;
-# rfc: the series with its RFC threads).
+# stress.sh [base|series|rfc|tip...] - 'make stress': the block layer
+# under switching, hotplug and injected faults, in a virtme-ng VM on a
+# debug kernel (tools/env/vmkernel.sh with configs/debug.config: KASAN,
+# KFENCE, UBSAN, lockdep, ...), for the base and for the series (default
+# both; rfc: the base with the RFC threads alone; tip: the whole series).
 # Guest side: tools/vm/stress.sh.
 #
 #   STRESS_SECONDS=300   how long each kernel is stressed
@@ -30,7 +30,7 @@ set -euo pipefail
 kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || kernels=(base series)
 for k in "${kernels[@]}"; do
-	case $k in base|series|rfc) ;; *) die "usage: stress.sh [base|series|rfc...] (not '$k')" ;; esac
+	case $k in base|series|rfc|tip) ;; *) die "usage: stress.sh [base|series|rfc|tip...] (not '$k')" ;; esac
 done
 secs=${STRESS_SECONDS:-300}
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "STRESS_SECONDS=$secs is not a positive number"

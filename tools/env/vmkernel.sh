@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vmkernel.sh base|series|rfc|debug [FRAGMENT...] - build the x86_64 guest
-# kernel for virtme-ng (tinyconfig's fragments + configs/vm.config +
+# vmkernel.sh base|series|rfc|tip|debug [FRAGMENT...] - build the x86_64
+# guest kernel for virtme-ng (tinyconfig's fragments + configs/vm.config +
 # FRAGMENTs, on allnoconfig: merge_config.sh -n) at the base, at the
-# applied series without its RFC threads (series), at the tip of the
-# applied series, RFC threads included (rfc: only when the series has
-# one), or (debug) at the base with the debug-only patches of debug/
-# (never posted: tools/s3-trace.sh), and print the path of its bzImage.
+# applied series without its RFC threads (series), at the base with the
+# RFC threads alone (rfc: what the RFC is posted against; only when the
+# series has one), at the tip of the applied series, RFC threads
+# included (tip), or (debug) at the base with the debug-only patches of
+# debug/ (never posted: tools/s3-trace.sh), and print the path of its
+# bzImage.
 # A FRAGMENT may be a .kunitconfig (the series' block/tests/.kunitconfig
 # builds its suites in: 'make check' boots that kernel with kunit.py exec).
 #
@@ -30,7 +32,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
 kind=${1:-}
-case $kind in base|series|rfc|debug) ;; *) die "usage: vmkernel.sh base|series|rfc|debug [FRAGMENT...]" ;; esac
+case $kind in base|series|rfc|tip|debug) ;; *) die "usage: vmkernel.sh base|series|rfc|tip|debug [FRAGMENT...]" ;; esac
 shift
 frags=("$BSK_TOP/configs/vm.config")
 suffix=
@@ -43,10 +45,11 @@ for f in "$@"; do
 	suffix+=-${n:-kunit}
 done
 
-# The series kernel stops before the RFC threads; the rfc kernel is the tip.
+# The series kernel stops before the RFC threads; the rfc kernel is the
+# base with them alone.
 nrfc=$(series_rfc_count "$(bsk_series)")
 [ "$kind" != rfc ] || [ "$nrfc" -gt 0 ] ||
-	die "$(bsk_series) has no RFC thread ('# thread rfc:'): the rfc kernel would be the series kernel"
+	die "$(bsk_series) has no RFC thread ('# thread rfc:'): there is no rfc kernel"
 
 read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 tag=$(basename "$wt")
@@ -55,7 +58,7 @@ git -C "$repo" rev-parse -q --verify "refs/heads/$BSK_BRANCH" >/dev/null ||
 rev=$base
 case $kind in
 series) rev=$(git -C "$repo" rev-parse "refs/heads/$BSK_BRANCH~$nrfc") ;;
-rfc) rev=$(git -C "$repo" rev-parse "refs/heads/$BSK_BRANCH") ;;
+tip) rev=$(git -C "$repo" rev-parse "refs/heads/$BSK_BRANCH") ;;
 esac
 
 vwt=$BSK_CACHE/work/$tag-vm
@@ -88,6 +91,20 @@ if [ "$kind" = debug ]; then
 			{ git -C "$vwt" am --abort 2>/dev/null || true; die "a patch of $BSK_TOP/debug does not apply to $base"; }
 		printf '%s\n' "$dkey" >"$out/.debug-patches"
 	fi
+	rev=$(git -C "$vwt" rev-parse HEAD)
+elif [ "$kind" = rfc ]; then
+	# The RFC threads' commits picked onto the base, each with its
+	# committer and date: the same commits every time, so the same
+	# image (the banner's date is the commit's).
+	git -C "$vwt" checkout -q --detach "$base"
+	for c in $(git -C "$repo" rev-list --reverse "refs/heads/$BSK_BRANCH~$nrfc..refs/heads/$BSK_BRANCH"); do
+		IFS=$'\t' read -r cn ce cd < <(git -C "$repo" log -1 --format=$'%cn\t%ce\t%cD' "$c")
+		GIT_COMMITTER_NAME=$cn GIT_COMMITTER_EMAIL=$ce GIT_COMMITTER_DATE=$cd \
+			git -C "$vwt" -c commit.gpgsign=false cherry-pick "$c" >/dev/null 2>&1 || {
+			git -C "$vwt" cherry-pick --abort 2>/dev/null || true
+			die "the RFC thread's $(git -C "$repo" log -1 --format='"%s"' "$c") does not apply to $base alone"
+		}
+	done
 	rev=$(git -C "$vwt" rev-parse HEAD)
 else
 	git -C "$vwt" checkout -q --detach "$rev"

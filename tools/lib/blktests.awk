@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# blktests.awk - read the output of blktests' ./check for two kernels
-# (files given in order: the base's, then the series'; -v names="base
-# series") and print, by -v what=:
+# blktests.awk - read the output of blktests' ./check for one or more
+# kernels (files given in order, the base's first; -v names="base series
+# ...") and print, by -v what=:
 #
 #   table  a Markdown table, one row per test: its status on each kernel
 #          and, for a test that failed or did not run, the first lines
 #          blktests gave as the reason; then the totals per kernel
-#   new    one line per test that passed on the first kernel and failed,
+#   new    (two kernels) one line per test that passed on the first kernel and failed,
 #          did not run or is absent on the second ("block/005: passed ->
 #          failed"); nothing when there is none
 #   counts "name passed N failed N notrun N finished 0|1" per kernel
@@ -115,19 +115,41 @@ END {
 		}
 		exit
 	}
-	printf "| test | description | %s | %s | reason, as blktests gives it |\n", name[1], name[2]
-	print "|---|---|---|---|---|"
+	printf "| test | description |"
+	for (i = 1; i <= k; i++)
+		printf " %s |", name[i]
+	print " reason, as blktests gives it |"
+	printf "|---|---|"
+	for (i = 1; i <= k; i++)
+		printf "---|"
+	print "---|"
 	for (j = 1; j <= n; j++) {
 		t = order[j]
+		# each kernel's reason, named, once per distinct reason; one
+		# reason that every kernel gives is said once, unnamed
 		r = ""
+		nr = 0
+		all = 1
 		for (i = 1; i <= k; i++) {
-			if (why[i, t] == "" || (i == 2 && why[2, t] == why[1, t]))
+			if (why[i, t] == "") {
+				all = 0
 				continue
+			}
+			dup = 0
+			for (h = 1; h < i; h++)
+				if (why[h, t] == why[i, t])
+					dup = 1
+			if (dup)
+				continue
+			nr++
 			r = r (r == "" ? "" : " / ") (k > 1 ? name[i] ": " : "") why[i, t]
 		}
-		if (k > 1 && why[1, t] != "" && why[1, t] == why[2, t])
+		if (k > 1 && nr == 1 && all)
 			r = why[1, t]
-		printf "| %s | %s | %s | %s | %s |\n", t, desc[t], cell(1, t), cell(2, t), r
+		printf "| %s | %s |", t, desc[t]
+		for (i = 1; i <= k; i++)
+			printf " %s |", cell(i, t)
+		printf " %s |\n", r
 	}
 	print ""
 	for (i = 1; i <= k; i++)

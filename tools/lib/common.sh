@@ -82,16 +82,11 @@ series_threads() {
 
 # The number of patches of a series file's RFC threads ("# thread rfc:" or
 # "# thread rfc-NAME:"), which come last (tools/gate/lint-series.sh): they
-# apply to the base alone and go to the list as RFC; the "series" kernels
-# stop before them (tools/env/vmkernel.sh), the "rfc" kernel is the tip.
+# apply to the base alone and go to the list as RFC.  Kernels
+# (tools/env/vmkernel.sh): "series" stops before them, "rfc" is the base
+# with them alone, "tip" the whole series.
 series_rfc_count() {
 	series_threads "$1" | awk '$1 ~ /^rfc(-|$)/ { n++ } END { print n + 0 }'
-}
-
-# The kernel kind of the tip of the applied series: rfc when the series
-# has an RFC thread, else series.
-tip_kind() {
-	if [ "$(series_rfc_count "$(bsk_series)")" -gt 0 ]; then echo rfc; else echo series; fi
 }
 
 # Need at least $1 MiB free under directory $2 (or its nearest existing parent).

@@ -14,7 +14,7 @@ want() { [[ " $scen " == *" $1 "* ]]; }
 # processes and writeback) and S5 (two vCPUs) are reported, not held
 # to it.
 # shellcheck disable=SC2016 # awk's fields
-spread='$6 == 1 { a[$1 FS $2 FS $3 FS $4] = $5 } $6 == 2 { k = $1 FS $2 FS $3 FS $4; if ((k in a) && a[k] != 0) printf "%s\t%s\t%s\t%.3f\n", k, a[k], $5, 100 * ($5 - a[k]) / a[k] }'
+spread='$6 == 1 { a[$1 FS $2 FS $3 FS $4] = $5 } $6 == 2 { k = $1 FS $2 FS $3 FS $4; if ((k in a) && a[k] + 0 != 0) printf "%s\t%s\t%s\t%.3f\n", k, a[k], $5, 100 * ($5 - a[k]) / a[k] }'
 
 # icount_bad: the S1 and S6 figures whose repeat differs from the first
 # by more than 0.2%, on one line ("" when none).
@@ -109,24 +109,24 @@ icount_md() {
 		fi
 		if awk -F, '$2 == "rfc" { f = 1 } END { exit !f }' "$raw/icount.csv"; then
 			echo
-			echo "## rfc: the series with its RFC thread, against the series"
+			echo "## rfc: the base with the RFC thread alone, against the base"
 			echo
-			echo "Kernel rfc is the whole series file, its RFC thread included; series stops before it. Instructions per I/O (S4: per 4 KiB moved), first figures."
+			echo "Kernel rfc is the base with the series' RFC thread alone, what the RFC is posted against. Instructions per I/O (S4: per 4 KiB moved), first figures."
 			echo
-			echo '| scenario | variant | series | rfc | rfc/series |'
+			echo '| scenario | variant | base | rfc | rfc/base |'
 			echo '|---|---|---|---|---|'
-			awk -F, '$6 == 1 && $4 ~ /^instructions per/ && ($2 == "series" || $2 == "rfc") { k = $1 SUBSEP $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
-				END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); s = v[o[i], "series"]; r = v[o[i], "rfc"]
+			awk -F, '$6 == 1 && $4 ~ /^instructions per/ && ($2 == "base" || $2 == "rfc") { k = $1 SUBSEP $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
+				END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); s = v[o[i], "base"]; r = v[o[i], "rfc"]
 					printf "| %s | %s | %s | %s | %s |\n", q[1], q[2], s, r, (s && r) ? sprintf("%.4f", r / s) : "-" } }' "$raw/icount.csv"
 			if want S1; then
 				echo
 				echo "S1, what each scheduler adds per read over none on the same kernel:"
 				echo
-				echo '| rotational | scheduler | minus none (series) | minus none (rfc) | change |'
+				echo '| rotational | scheduler | minus none (base) | minus none (rfc) | change |'
 				echo '|---|---|---|---|---|'
 				awk -F, '$1 ~ /^S1-rot/ && $6 == 1 { split($1, p, "-rot"); v[p[2], $3, $2] = $5; if ($3 != "none" && !((p[2], $3) in seen)) { seen[p[2], $3] = 1; o[++n] = p[2] SUBSEP $3 } }
 					END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); r = q[1]; s = q[2]
-						a = v[r, s, "series"] - v[r, "none", "series"]; b = v[r, s, "rfc"] - v[r, "none", "rfc"]
+						a = v[r, s, "base"] - v[r, "none", "base"]; b = v[r, s, "rfc"] - v[r, "none", "rfc"]
 						printf "| %s | %s | %+.1f | %+.1f | %+.1f%% |\n", r, s, a, b, a ? 100 * (b - a) / a : 0 } }' "$raw/icount.csv"
 			fi
 		fi
