@@ -98,8 +98,8 @@ elif [ "$kind" = rfc ]; then
 	# image (the banner's date is the commit's).
 	git -C "$vwt" checkout -q --detach "$base"
 	for c in $(git -C "$repo" rev-list --reverse "refs/heads/$BSK_BRANCH~$nrfc..refs/heads/$BSK_BRANCH"); do
-		IFS=$'\t' read -r cn ce cd < <(git -C "$repo" log -1 --format=$'%cn\t%ce\t%cD' "$c")
-		GIT_COMMITTER_NAME=$cn GIT_COMMITTER_EMAIL=$ce GIT_COMMITTER_DATE=$cd \
+		IFS=$'\t' read -r cname cmail cdate < <(git -C "$repo" log -1 --format=$'%cn\t%ce\t%cD' "$c")
+		GIT_COMMITTER_NAME=$cname GIT_COMMITTER_EMAIL=$cmail GIT_COMMITTER_DATE=$cdate \
 			git -C "$vwt" -c commit.gpgsign=false cherry-pick "$c" >/dev/null 2>&1 || {
 			git -C "$vwt" cherry-pick --abort 2>/dev/null || true
 			die "the RFC thread's $(git -C "$repo" log -1 --format='"%s"' "$c") does not apply to $base alone"
