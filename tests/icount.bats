@@ -53,9 +53,10 @@ repeat() {
 	# line 1: the first figure of what line 4 repeats
 	first=$(awk -F, 'NR == 1 { print $5 }' "$BATS_TEST_TMPDIR/raw/icount.csv")
 	again=$(awk -F, 'NR == 4 { print $5 }' "$BATS_TEST_TMPDIR/raw/icount.csv")
-	pct=$(awk -v a="$first" -v b="$again" 'BEGIN { printf "%+.2f", 100 * (b - a) / a }')
 	run icount_bad
-	[[ "$output" == "S1-rot0,base,none,instructions per I/O: $first then $again ($pct%)" ]]
+	# named, with both figures and a difference beyond 0.2% (the
+	# committed repeat is a little off the first already)
+	[[ "$output" == "S1-rot0,base,none,instructions per I/O: $first then $again (+0."[2-9]*"%)" ]]
 }
 
 @test "icount: an S1 repeat within 0.2% passes" {

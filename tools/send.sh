@@ -146,12 +146,11 @@ for t in "${threads[@]}"; do
 	# out with the RFC prefix.
 	rfc=
 	deps=("${prereqs[@]}")
-	case $t in rfc | rfc-*)
+	if is_rfc_thread "$t"; then
 		rfc=RFC
 		fork=$base
 		deps=()
-		;;
-	esac
+	fi
 
 	# b4 prep -c and b4 send expand each prerequisite into
 	# prerequisite-patch-id: lines by asking the archive for its

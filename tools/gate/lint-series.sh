@@ -76,10 +76,11 @@ if [ -z "$ver" ]; then
 	for t in $(series_threads "$SERIES" | cut -d' ' -f1 | uniq); do
 		[ -f "$PATCHDIR/cover-letter-$t" ] || problem "no cover letter for thread $t at $PATCHDIR/cover-letter-$t"
 		# RFC threads come last: the series kernels stop before them.
-		case $t in
-		rfc | rfc-*) rfc=$t ;;
-		*) [ -z "$rfc" ] || problem "thread $t comes after the RFC thread $rfc in $SERIES: RFC threads come last" ;;
-		esac
+		if is_rfc_thread "$t"; then
+			rfc=$t
+		elif [ -n "$rfc" ]; then
+			problem "thread $t comes after the RFC thread $rfc in $SERIES: RFC threads come last"
+		fi
 	done
 fi
 [ "$bad" -eq 0 ] || exit 1

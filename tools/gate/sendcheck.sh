@@ -48,7 +48,6 @@ tag=$(basename "$wt")
 tmp=$(mktemp -d)
 name=bsk-selftest
 mapfile -t tp < <(series_threads "$(bsk_series)")
-is_rfc() { case $1 in rfc | rfc-*) return 0 ;; esac; return 1; }
 threads=()
 for l in "${tp[@]}"; do
 	case " ${threads[*]} " in *" ${l%% *} "*) ;; *) threads+=("${l%% *}") ;; esac
@@ -176,7 +175,7 @@ for t in "${threads[@]}"; do
 	# b4's footer: the threads before, in order (none for an RFC
 	# thread), and the base
 	exp="${want[*]}"
-	! is_rfc "$t" || exp=
+	! is_rfc_thread "$t" || exp=
 	[ "$(sed -n 's/^prerequisite-change-id: //p' "$c" | paste -sd' ')" = "$exp" ] || rc=1
 	[ "$i" -eq 1 ] || grep -qx "base-commit: $base_sha" "$c" || rc=1
 	want+=("$(sed -n 's/^change-id: //p' "$c"):v1")
@@ -188,7 +187,7 @@ result "each cover letter names the base ($tag) and the threads before it as b4 
 i=0
 for t in "${threads[@]}"; do
 	i=$((i + 1))
-	is_rfc "$t" || continue
+	is_rfc_thread "$t" || continue
 	rc=0
 	while IFS= read -r m; do
 		header "$m" | grep -q '^Subject: \[PATCH RFC' || rc=1
@@ -242,7 +241,7 @@ result "v1 recorded with b4 prep --manual-reroll in each thread's b4 branch" "$r
 # are its last lines; a failed one is followed by its reason.
 rc=0
 for t in "${threads[@]:1}"; do
-	! is_rfc "$t" || continue
+	! is_rfc_thread "$t" || continue
 	(cd "$BSK_CACHE/send/$tag-$name-$t" && b4 prep --check-deps) >"$tmp/deps.log" 2>&1 || rc=1
 	v=$(sed -n '/^---$/,$p' "$tmp/deps.log")
 	if [ "$(grep -c "^[^ ]* change-id: " <<<"$v")" -eq 0 ] || [ "$(grep -cE "^[^ ]* base-commit: ($base|$base_sha)\$" <<<"$v")" -ne 1 ] ||
@@ -269,7 +268,7 @@ for t in "${threads[@]}"; do
 	subj="0/$k"
 	[ "$k" -gt 1 ] || subj=
 	pfx=PATCH
-	! is_rfc "$t" || pfx="PATCH RFC"
+	! is_rfc_thread "$t" || pfx="PATCH RFC"
 	# a changelog where the revision log's v2 entry has one for the thread
 	# (its "  <thread>:" part, or an entry not split by thread)
 	log=$(awk -v t="$t" '/^v2 \(/ { on = 1; next } on && /^$/ { exit }

@@ -89,6 +89,12 @@ series_rfc_count() {
 	series_threads "$1" | awk '$1 ~ /^rfc(-|$)/ { n++ } END { print n + 0 }'
 }
 
+# Is thread NAME an RFC thread (rfc, rfc-NAME)?
+is_rfc_thread() {
+	case $1 in rfc | rfc-*) return 0 ;; esac
+	return 1
+}
+
 # Need at least $1 MiB free under directory $2 (or its nearest existing parent).
 need_space() {
 	local mib=$1 dir=$2 avail
