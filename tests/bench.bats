@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # bench.sh, s3-trace.sh, stress.sh, bootloop.sh and vmkernel.sh: bad input gets one error line before anything
-# is fetched or built.
+# is fetched or built; and how bench.sh reads its figures (tools/lib/bench.sh), on the committed run.
 
 load helper
 
@@ -19,6 +19,32 @@ setup() {
 	S=S1 RUNS=0 run "$TOP/tools/bench.sh"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "bench.sh: error: RUNS=0 is not a positive number" ]]
+}
+
+@test "bench: the committed run's figures read back to its summary.csv and table" {
+	# shellcheck source=../tools/lib/bench.sh
+	. "$TOP/tools/lib/bench.sh"
+	bench_csv "$TOP/results/bench/raw" >"$BATS_TEST_TMPDIR/summary.csv"
+	diff -u "$TOP/results/bench/summary.csv" "$BATS_TEST_TMPDIR/summary.csv"
+	read -r -a ks < <(sed -n 's/^# make bench: \(.*\) in a virtme-ng VM.*/\1/p' "$TOP/results/bench/summary.md" | sed 's/ vs / /')
+	bench_table "${ks[@]}" <"$BATS_TEST_TMPDIR/summary.csv" >"$BATS_TEST_TMPDIR/table"
+	diff -u <(grep '^|' "$TOP/results/bench/summary.md") "$BATS_TEST_TMPDIR/table"
+}
+
+@test "bench: each kernel has its column and its ratio to the base; a figure a kernel lacks is a dash" {
+	mkdir -p "$BATS_TEST_TMPDIR/raw/S1/base" "$BATS_TEST_TMPDIR/raw/S1/series" "$BATS_TEST_TMPDIR/raw/S2/rfc" \
+		"$BATS_TEST_TMPDIR/raw/S2/base"
+	printf 'S1\tbase\tbfq\tMiB/s\t%s\t%s\n' 10 1 12 2 11 3 >"$BATS_TEST_TMPDIR/raw/S1/base/metrics.tsv"
+	printf 'S1\tseries\tbfq\tMiB/s\t%s\t%s\n' 9 1 9 2 9 3 >"$BATS_TEST_TMPDIR/raw/S1/series/metrics.tsv"
+	printf 'S2\tbase\tbfq (fresh)\tMiB/s\t%s\t%s\n' 8 1 8 2 >"$BATS_TEST_TMPDIR/raw/S2/base/metrics.tsv"
+	printf 'S2\trfc\tbfq (fresh)\tMiB/s\t%s\t%s\n' 2 1 4 2 >"$BATS_TEST_TMPDIR/raw/S2/rfc/metrics.tsv"
+	# shellcheck source=../tools/lib/bench.sh
+	. "$TOP/tools/lib/bench.sh"
+	run bench_table base series rfc < <(bench_csv "$BATS_TEST_TMPDIR/raw")
+	[ "${lines[0]}" = "| scenario | scheduler | metric | base | series | rfc | series/base | rfc/base |" ]
+	[ "${lines[2]}" = "| S1 | bfq | MiB/s | 11 (10–12) | 9 (9–9) | – | 0.818 | – |" ]
+	[ "${lines[3]}" = "| S2 | bfq (fresh) | MiB/s | 8 (8–8) | – | 3 (2–4) | – | 0.375 |" ]
+	[ "${#lines[@]}" -eq 4 ]
 }
 
 @test "vmkernel: unknown kind and missing fragment, one error line each" {

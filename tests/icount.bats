@@ -31,6 +31,11 @@ reads() {
 @test "icount: S1's committed runs read back to their tables and CSV" {
 	reads "$TOP/results/bench" S1 60000
 	reads "$TOP/results/bench/icount-run2" S1 60000
+	reads "$TOP/results/bench/icount-split" S1 60000
+}
+
+@test "icount: S5's committed run reads back to its tables and CSV" {
+	reads "$TOP/results/bench/icount-s5-rfc" S5 60000
 }
 
 @test "icount: S6's committed runs read back to their tables and CSV" {
@@ -79,4 +84,25 @@ repeat() {
 	[ -z "$output" ]
 	run icount_md v7.3.4 2026-12-04
 	[[ "$output" == *"Two vCPUs: run 2 differs from run 1 by up to 2.00%."* ]]
+}
+
+@test "icount: S1's split of what a scheduler adds: the kblockd hop, the merge attempts and the rest add up to it" {
+	mkdir -p "$BATS_TEST_TMPDIR/raw"
+	# base: mq-deadline adds 900 over none; rfc: 200, of which nomerges=2
+	# saves mq-deadline 50 and none 10
+	{
+		for k in base series; do
+			printf 'S1-rot0,%s,%s,instructions per I/O,%s,1\n' "$k" none 100 "$k" mq-deadline 1000 \
+				"$k" 'none nomerges=2' 90 "$k" 'mq-deadline nomerges=2' 950
+		done
+		printf 'S1-rot0,rfc,%s,instructions per I/O,%s,1\n' none 100 mq-deadline 300 \
+			'none nomerges=2' 90 'mq-deadline nomerges=2' 250
+	} >"$BATS_TEST_TMPDIR/raw/icount.csv"
+	raw=$BATS_TEST_TMPDIR/raw scen=S1 count=60000
+	# shellcheck source=../tools/lib/icount.sh
+	. "$TOP/tools/lib/icount.sh"
+	run icount_md v7.3.4 2026-12-06
+	[[ "$output" == *"| 0 | mq-deadline | +900.0 | +700.0 (77.8%) | +40.0 (4.4%) | +160.0 (17.8%) |"* ]]
+	# each scheduler's nomerges=2 row is against none's nomerges=2
+	[[ "$output" == *"| 0 | mq-deadline nomerges=2 | 950 | 950 | 1.0000 | +860.0 | +860.0 |"* ]]
 }

@@ -139,7 +139,7 @@ icount_md "$(basename "$(dirname "${img[base]}")" | sed 's/-vm$//')" "$(date -u 
 
 d=$(mktemp -d)
 if want S1; then
-	awk -F, '$1 ~ /^S1-rot/ && $6 == 1 { split($1, p, "-rot"); k = $3 " rot" p[2]; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
+	awk -F, '$1 ~ /^S1-rot/ && $6 == 1 && $3 !~ /nomerges/ { split($1, p, "-rot"); k = $3 " rot" p[2]; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
 		END { for (i = 1; i <= n; i++) printf "\"%s\" %s %s %s\n", o[i], v[o[i], "base"], v[o[i], "series"], ((o[i], "rfc") in v) ? v[o[i], "rfc"] : "-" }' "$raw/icount.csv" >"$d/p.dat"
 	rfcplot=
 	[ "${#kernels[@]}" -eq 2 ] || rfcplot=", '' using 4 title 'rfc'"
@@ -156,12 +156,15 @@ plot '$d/p.dat' using 2:xtic(1) title 'base', '' using 3 title 'series'$rfcplot
 EOF
 fi
 if want S6; then
-	for k in base series; do
+	for k in "${kernels[@]}"; do
 		for nm in 0 2; do
 			awk -F, -v k="$k" -v nm="$nm" '$1 == "S6" && $2 == k && $6 == 1 { split($3, w, /[ =]/); if (w[5] == nm) print w[3], $5 }' \
 				"$raw/icount.csv" | sort -n >"$d/s6-$k-$nm.dat"
 		done
 	done
+	s6rfc=
+	[ -z "${img[rfc]:-}" ] ||
+		s6rfc=", '$d/s6-rfc-0.dat' with linespoints title 'rfc, lookups (nomerges 0)', '$d/s6-rfc-2.dat' with linespoints title 'rfc, no lookups (nomerges 2)'"
 	gnuplot <<EOF
 set terminal pngcairo size 800,420 noenhanced font ',9'
 set output '$out/icount-s6.png'
@@ -173,7 +176,7 @@ set key bottom right
 plot '$d/s6-base-0.dat' with linespoints title 'base, lookups (nomerges 0)', \
 	'$d/s6-series-0.dat' with linespoints title 'series, lookups (nomerges 0)', \
 	'$d/s6-base-2.dat' with linespoints title 'base, no lookups (nomerges 2)', \
-	'$d/s6-series-2.dat' with linespoints title 'series, no lookups (nomerges 2)'
+	'$d/s6-series-2.dat' with linespoints title 'series, no lookups (nomerges 2)'$s6rfc
 EOF
 fi
 rm -rf "$d"

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh [S...] - 'make bench': the seeds' scenarios in a virtme-ng VM,
-# on the base kernel and on the base+series kernel (tools/env/vmkernel.sh:
-# one tree, one build dir), guest side in tools/vm/bench.sh.
+# on the base kernel, the base+series kernel and, when the series has RFC
+# threads, the rfc kernel: the base with them alone, what an RFC is
+# posted against (tools/env/vmkernel.sh: one tree, one build dir), guest
+# side in tools/vm/bench.sh.
 #
 #   S=S1 ... S6      scenarios (default: all that the guest script has)
 #   RUNS=3           runs per figure (median, min, max)
@@ -27,6 +29,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # shellcheck source=lib/s3.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/s3.sh"
+# shellcheck source=lib/bench.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
 
 case ${ICOUNT:-0} in
 0) ;;
@@ -77,8 +81,10 @@ vm_args() {
 }
 
 T0=$SECONDS
+kernels=(base series)
+[ "$(series_rfc_count "$(bsk_series)")" -eq 0 ] || kernels+=(rfc)
 declare -A img
-for k in base series; do
+for k in "${kernels[@]}"; do
 	if [ "${BENCH_RUN:-1}" = 0 ]; then
 		img[$k]=$BSK_CACHE/build/$(basename "$wt")-vm/bzImage-$k
 		continue
@@ -88,21 +94,24 @@ for k in base series; do
 	stage_end
 done
 
-# Each run boots the base and the series kernel in turn, in the order
-# base, series, series, base, ... (ABBA), so that a drift of the emulator
-# over time falls on both kernels alike.
+# Each run boots every kernel in turn, forward in odd runs and backward
+# in even ones (base, series, series, base, ...: ABBA), so that a drift
+# of the emulator over time falls on all kernels alike.
 for s in "${want[@]}"; do
 	[ "${BENCH_RUN:-1}" != 0 ] || break
 	env=()
 	[ "$s" != S3 ] || env=("BENCH_S3_IMAGE=$(s3_image)")
 	vm_args "$s"
-	for k in base series; do
+	for k in "${kernels[@]}"; do
 		rm -rf "${out:?}/raw/$s/$k"
 		mkdir -p "$out/raw/$s/$k"
 	done
 	for r in $(seq "$runs"); do
-		order=(base series)
-		[ $((r % 2)) -eq 1 ] || order=(series base)
+		order=("${kernels[@]}")
+		if [ $((r % 2)) -eq 0 ]; then
+			order=()
+			for k in "${kernels[@]}"; do order=("$k" "${order[@]}"); done
+		fi
 		for k in "${order[@]}"; do
 			stage "$s on the $k kernel, run $r of $runs"
 			log=$out/raw/$s/$k/console-$r.log
@@ -116,41 +125,35 @@ for s in "${want[@]}"; do
 			stage_end
 		done
 	done
-	for k in base series; do
+	for k in "${kernels[@]}"; do
 		info "$s $k: $(wc -l <"$out/raw/$s/$k/metrics.tsv") figures"
 	done
 done
 
 # --- summary over every scenario in raw/ ------------------------------------
-{
-	echo 'scenario,kernel,scheduler,metric,median,min,max,runs'
-	cat "$out"/raw/*/*/metrics.tsv | sort -t$'\t' -k1,1 -k3,3 -k4,4 -k2,2 -k5,5g |
-		awk -F'\t' '
-		function fmt(x) { return (x >= 1000 || x <= -1000) ? sprintf("%d", x + 0.5) : sprintf("%.4g", x) }
-		function flush() {
-			if (n == 0) return
-			med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-			printf "%s,%s,%s,\"%s\",%s,%s,%s,%d\n", ks, kk, kc, km, fmt(med), fmt(v[1]), fmt(v[n]), n
-			n = 0
-		}
-		{ key = $1 FS $2 FS $3 FS $4
-		  if (key != last) { flush(); last = key; ks = $1; kk = $2; kc = $3; km = $4 }
-		  v[++n] = $5 }
-		END { flush() }'
-} >"$out/summary.csv"
+bench_csv "$out/raw" >"$out/summary.csv"
 
 # --- one plot per scenario that was run: one panel per metric (each has
-# its own unit), base and series per scheduler, median with min-max bars --
+# its own unit), every kernel per scheduler, median with min-max bars ----
 for s in "${want[@]}"; do
+	# the kernels that have figures of s, in their order
+	pk=()
+	for k in "${kernels[@]}"; do
+		! grep -q "^$s,$k," "$out/summary.csv" || pk+=("$k")
+	done
+	[ "${#pk[@]}" -gt 0 ] || continue
 	d=$(mktemp -d)
-	awk -F',' -v s="$s" -v d="$d" 'NR > 1 && $1 == s { gsub(/"/, "", $4)
+	awk -F',' -v s="$s" -v d="$d" -v ks="${pk[*]}" 'BEGIN { nk = split(ks, kn, " ") }
+		NR > 1 && $1 == s { gsub(/"/, "", $4)
 		if (!($4 in g)) { g[$4] = ++ng; print $4 >(d "/" ng ".title") }
 		f = d "/" g[$4] ".dat"
 		if (!((f, $3) in row)) { row[f, $3] = ++nr[f]; lbl[f, nr[f]] = $3; file[f] = 1 }
 		m[f, $3, $2] = $5; lo[f, $3, $2] = $6; hi[f, $3, $2] = $7 }
 		END { for (f in file) for (i = 1; i <= nr[f]; i++) { k = lbl[f, i]
-			printf "\"%s\" %s %s %s %s %s %s\n", k, m[f, k, "base"], lo[f, k, "base"], hi[f, k, "base"],
-				m[f, k, "series"], lo[f, k, "series"], hi[f, k, "series"] >f } }' "$out/summary.csv"
+			printf "\"%s\"", k >f
+			for (j = 1; j <= nk; j++) { c = kn[j]
+				printf " %s %s %s", m[f, k, c], lo[f, k, c], hi[f, k, c] >f }
+			printf "\n" >f } }' "$out/summary.csv"
 	n=$(find "$d" -name '*.dat' | wc -l)
 	if [ "$n" -eq 0 ]; then
 		rm -rf "$d"
@@ -162,7 +165,7 @@ for s in "${want[@]}"; do
 	{
 		echo "set terminal pngcairo size $((cols * 420)),$((rows * 340 + 40)) noenhanced font ',9'"
 		echo "set output '$out/$s.png'"
-		echo "set multiplot layout $rows,$cols title '$s: base vs series, median of $runs runs with min-max (QEMU TCG: compare within a panel only)'"
+		echo "set multiplot layout $rows,$cols title '$s: ${pk[*]}, median of $runs runs with min-max (QEMU TCG: compare within a panel only)'"
 		echo 'set style data histogram'
 		echo 'set style histogram errorbars gap 2 lw 1'
 		echo 'set style fill solid 0.6 border -1'
@@ -172,7 +175,11 @@ for s in "${want[@]}"; do
 		echo 'set bmargin 5'
 		for i in $(seq "$n"); do
 			printf 'set title "%s"\n' "$(cat "$d/$i.title")"
-			printf 'plot "%s" using 2:3:4:xtic(1) title "base", "" using 5:6:7 title "series"\n' "$d/$i.dat"
+			printf 'plot "%s" using 2:3:4:xtic(1) title "base"' "$d/$i.dat"
+			for j in $(seq 2 "${#pk[@]}"); do
+				printf ', "" using %d:%d:%d title "%s"' $((3 * j - 1)) $((3 * j)) $((3 * j + 1)) "${pk[j - 1]}"
+			done
+			echo
 		done
 		echo 'unset multiplot'
 	} | gnuplot
@@ -180,30 +187,23 @@ for s in "${want[@]}"; do
 done
 
 vm=$(dirname "${img[base]}")
-bloat=$("$wt/scripts/bloat-o-meter" "$vm/vmlinux-base" "$vm/vmlinux-series" || true)
 {
-	echo '# make bench: base vs series in a virtme-ng VM (QEMU TCG)'
+	echo "# make bench: ${kernels[*]} in a virtme-ng VM (QEMU TCG)"
 	echo
-	echo "Kernels: $(basename "$wt") (base) and $(basename "$wt") + series, x86_64, allnoconfig + tinyconfig's fragments + configs/vm.config (merge_config.sh -n)."
+	echo "Kernels: $(basename "$wt") (base) and $(basename "$wt") + series$([ -z "${img[rfc]:-}" ] || echo ", and rfc: $(basename "$wt") with the series' RFC threads alone"), x86_64, allnoconfig + tinyconfig's fragments + configs/vm.config (merge_config.sh -n)."
 	echo 'TCG figures, not hardware figures: compare within this table only.'
 	echo "Each figure: median of $runs runs (min–max). Produced by \`make bench\` ($(date -u +%Y-%m-%d))."
 	echo
-	echo '| scenario | scheduler | metric | base | series | series/base |'
-	echo '|---|---|---|---|---|---|'
-	tail -n +2 "$out/summary.csv" | awk -F',' '
-		{ gsub(/"/, "", $4); key = $1 SUBSEP $3 SUBSEP $4
-		  if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-		  fig[key, $2] = sprintf("%s (%s–%s)", $5, $6, $7); med[key, $2] = $5 }
-		END { for (i = 1; i <= n; i++) { split(order[i], p, SUBSEP); k = order[i]
-			r = (med[k, "base"] + 0 != 0 && (k, "series") in med) ? sprintf("%.3f", med[k, "series"] / med[k, "base"]) : "–"
-			printf "| %s | %s | %s | %s | %s | %s |\n", p[1], p[2], p[3], fig[k, "base"], fig[k, "series"], r } }'
-	echo
-	# shellcheck disable=SC2016 # Markdown backquotes
-	echo '`scripts/bloat-o-meter vmlinux-base vmlinux-series` (x86_64, tests off):'
-	echo
-	echo '```'
-	printf '%s\n' "$bloat"
-	echo '```'
+	bench_table "${kernels[@]}" <"$out/summary.csv"
+	for k in "${kernels[@]:1}"; do
+		echo
+		# shellcheck disable=SC2016 # Markdown backquotes
+		printf '`scripts/bloat-o-meter vmlinux-base vmlinux-%s` (x86_64, tests off):\n' "$k"
+		echo
+		echo '```'
+		"$wt/scripts/bloat-o-meter" "$vm/vmlinux-base" "$vm/vmlinux-$k" || true
+		echo '```'
+	done
 	for s in "${all[@]}"; do
 		[ ! -f "$out/$s.png" ] || printf '\n![%s](%s.png)\n' "$s" "$s"
 	done

@@ -9,6 +9,12 @@
 
 want() { [[ " $scen " == *" $1 "* ]]; }
 
+# has SCENARIO VARIANT-ERE: whether the run has a figure of that variant
+# (SCENARIO a prefix: S1-rot stands for both rotational settings)
+has() {
+	awk -F, -v s="$1" -v v="$2" 'index($1, s) == 1 && $3 ~ v { f = 1 } END { exit !f }' "$raw/icount.csv"
+}
+
 # Every figure measured twice (repeat 1 and 2): KEY, first,
 # second, difference in %.  S1 and S6 must agree within 0.2%; S4 (five
 # processes and writeback) and S5 (two vCPUs) are reported, not held
@@ -51,15 +57,15 @@ icount_md() {
 			echo
 			echo "## S1: the read path (one vCPU)"
 			echo
-			echo "null_blk irqmode=0 (completed inside ->queue_rq()), one hardware queue of depth 64; $count sequential 4 KiB O_DIRECT reads with dd per figure, after $((count / 4)) not counted, each scheduler a fresh instance. Instructions of the whole guest per read (dd, the syscall, the block layer, the scheduler, null_blk), counted by the virtual clock."
+			echo "null_blk irqmode=0 (completed inside ->queue_rq()), one hardware queue of depth 64; $count sequential 4 KiB O_DIRECT reads with dd per figure, after $((count / 4)) not counted, each scheduler a fresh instance. Instructions of the whole guest per read (dd, the syscall, the block layer, the scheduler, null_blk), counted by the virtual clock.$(! has S1-rot ' nomerges=2$' || echo ' "nomerges=2": the same with the queue'"'"'s nomerges at 2 (no merge attempts), minus the none of the same setting.')"
 			echo
 			echo '| rotational | scheduler | base | series | series/base | minus none (base) | minus none (series) |'
 			echo '|---|---|---|---|---|---|---|'
 			awk -F, '$1 ~ /^S1-rot/ && $6 == 1 { split($1, p, "-rot"); v[p[2], $3, $2] = $5; if (!((p[2], $3) in seen)) { seen[p[2], $3] = 1; o[++n] = p[2] SUBSEP $3 } }
-				END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); r = q[1]; s = q[2]
+				END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); r = q[1]; s = q[2]; z = s; sub(/^[^ ]*/, "none", z)
 					printf "| %s | %s | %s | %s | %.4f | %+.1f | %+.1f |\n", r, s, v[r, s, "base"], v[r, s, "series"],
-						v[r, s, "series"] / v[r, s, "base"], v[r, s, "base"] - v[r, "none", "base"],
-						v[r, s, "series"] - v[r, "none", "series"] } }' "$raw/icount.csv"
+						v[r, s, "series"] / v[r, s, "base"], v[r, s, "base"] - v[r, z, "base"],
+						v[r, s, "series"] - v[r, z, "series"] } }' "$raw/icount.csv"
 			echo
 			echo '![S1: instructions per I/O](icount.png)'
 		fi
@@ -93,7 +99,7 @@ icount_md() {
 			echo
 			echo "## S5: completion routing, rq_affinity 0/1/2 (two vCPUs, one LLC)"
 			echo
-			echo "null_blk irqmode=1 (completed through blk_mq_complete_request()), its default poll queue making two hardware queues; dd pinned to CPU 0, $count sequential 4 KiB O_DIRECT reads per figure, every figure measured twice in one boot (run 1, run 2). Instructions of both vCPUs per read (nothing waits for a timer: the clock counts what either vCPU runs), IPIs (CAL) per read, and the share of BLOCK softirqs on CPU 0, the submitting CPU (- when none ran). With none the request completes inline on CPU 0; with bfq the dispatch runs from kblockd on either CPU and only rq_affinity=2 sends those completions home; 0 and 1 are the same in one LLC."
+			echo "null_blk irqmode=1 (completed through blk_mq_complete_request()), its default poll queue making two hardware queues; dd pinned to CPU 0, $count sequential 4 KiB O_DIRECT reads per figure, every figure measured twice in one boot (run 1, run 2). Instructions of both vCPUs per read (nothing waits for a timer: the clock counts what either vCPU runs), IPIs (CAL) per read, and the share of BLOCK softirqs on CPU 0, the submitting CPU (- when none ran). With none the request completes inline on CPU 0; with bfq the dispatch runs from kblockd on either CPU and only rq_affinity=2 sends those completions home; 0 and 1 are the same in one LLC.$(! has S5 ' two submitters$' || echo " The rows \"two submitters\": a dd pinned to each vCPU at once, $((count / 2)) reads each from its own half of the device, rq_affinity 1: both CPUs submit into the one queue and its scheduler (lock contention, spinning included, counts as instructions).")"
 			echo
 			echo '| variant | base (run 1, run 2) | series (run 1, run 2) | series/base | IPIs per I/O (base, series) | BLOCK on CPU 0 % (base, series) |'
 			echo '|---|---|---|---|---|---|'
@@ -124,10 +130,24 @@ icount_md() {
 				echo
 				echo '| rotational | scheduler | minus none (base) | minus none (rfc) | change |'
 				echo '|---|---|---|---|---|'
-				awk -F, '$1 ~ /^S1-rot/ && $6 == 1 { split($1, p, "-rot"); v[p[2], $3, $2] = $5; if ($3 != "none" && !((p[2], $3) in seen)) { seen[p[2], $3] = 1; o[++n] = p[2] SUBSEP $3 } }
-					END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); r = q[1]; s = q[2]
-						a = v[r, s, "base"] - v[r, "none", "base"]; b = v[r, s, "rfc"] - v[r, "none", "rfc"]
+				awk -F, '$1 ~ /^S1-rot/ && $6 == 1 { split($1, p, "-rot"); v[p[2], $3, $2] = $5; if ($3 !~ /^none/ && !((p[2], $3) in seen)) { seen[p[2], $3] = 1; o[++n] = p[2] SUBSEP $3 } }
+					END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); r = q[1]; s = q[2]; z = s; sub(/^[^ ]*/, "none", z)
+						a = v[r, s, "base"] - v[r, z, "base"]; b = v[r, s, "rfc"] - v[r, z, "rfc"]
 						printf "| %s | %s | %+.1f | %+.1f | %+.1f%% |\n", r, s, a, b, a ? 100 * (b - a) / a : 0 } }' "$raw/icount.csv"
+				if has S1-rot ' nomerges=2$'; then
+					echo
+					echo "S1, where what each scheduler adds per read over none goes (base kernel): the kblockd hop is what the RFC removes (added on base less added on rfc); the merge attempts are what nomerges=2 saves the scheduler on rfc beyond what it saves none; the rest is the insert, the dispatch and the scheduler's own work (added on rfc less the merge attempts). Each a difference of figures that repeat within 0.2%."
+					echo
+					echo '| rotational | scheduler | added over none | kblockd hop | merge attempts | the rest |'
+					echo '|---|---|---|---|---|---|'
+					awk -F, '$1 ~ /^S1-rot/ && $6 == 1 { split($1, p, "-rot"); v[p[2], $3, $2] = $5; if ($3 !~ /^none/ && $3 !~ / / && !((p[2], $3) in seen)) { seen[p[2], $3] = 1; o[++n] = p[2] SUBSEP $3 } }
+						function pc(x) { return sprintf("%+.1f (%.1f%%)", x, a ? 100 * x / a : 0) }
+						END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); r = q[1]; s = q[2]
+							if (!((r, s " nomerges=2", "rfc") in v)) continue
+							a = v[r, s, "base"] - v[r, "none", "base"]; b = v[r, s, "rfc"] - v[r, "none", "rfc"]
+							m = (v[r, s, "rfc"] - v[r, s " nomerges=2", "rfc"]) - (v[r, "none", "rfc"] - v[r, "none nomerges=2", "rfc"])
+							printf "| %s | %s | %+.1f | %s | %s | %s |\n", r, s, a, pc(a - b), pc(m), pc(b - m) } }' "$raw/icount.csv"
+				fi
 			fi
 		fi
 		echo

@@ -17,7 +17,9 @@
 #       warm-up of COUNT/4 reads that is not counted, then COUNT
 #       sequential 4 KiB O_DIRECT reads in one dd, timed with
 #       /proc/timer_list's "now at".  The first scheduler is measured
-#       again at the end on a fresh instance: the repeat.  With
+#       again at the end on a fresh instance: the repeat.  Before
+#       it, each scheduler again with nomerges=2 (no merge attempts):
+#       variants "<sched> nomerges=2".  With
 #       PROFILE=1 (a kernel with CONFIG_FUNCTION_PROFILER), also each
 #       scheduler's function profile over the COUNT reads, self time:
 #       OUTFILE.<sched>.profile.
@@ -59,7 +61,10 @@
 #       a vCPU only sleeps while the other works and the clock counts
 #       the instructions of both), the IPIs (CAL: completions sent home
 #       and remote wake-ups) per I/O, and the share of BLOCK softirqs
-#       (completions) that ran on CPU 0, the submitting CPU.
+#       (completions) that ran on CPU 0, the submitting CPU.  Then
+#       two submitters: a dd pinned to each vCPU at once, COUNT/2
+#       reads each from its own half of the device, for none,
+#       mq-deadline and bfq at rq_affinity 1, the same three figures.
 set -eu
 scenario=$1
 kernel=$2
@@ -249,7 +254,7 @@ S1)
 		echo 1 >$tr/options/annotate
 		echo 0 >$tr/options/annotate
 	fi
-	# measure SCHED REPEAT
+	# measure SCHED REPEAT [VARIANT]
 	measure() {
 		fresh $dev "$1"
 		reads $((count / 4))
@@ -264,12 +269,23 @@ S1)
 			echo 0 >$tr/function_profile_enabled
 			$bb cat $tr/trace_stat/function0 >"$outf.$1.profile"
 		fi
-		put "$tag" "$1" "instructions per I/O" \
+		put "$tag" "${3:-$1}" "instructions per I/O" \
 			"$($bb awk -v a="$t0" -v b="$t1" -v n="$count" 'BEGIN { printf "%.1f", (b - a) / n }')" "$2"
 	}
 	for s in none mq-deadline bfq; do
 		measure "$s" 1
 	done
+	# The same without merge attempts (nomerges=2: the bio's merge
+	# attempt, plug and scheduler, and the insert merge return at once;
+	# requests are still hashed): what the lookups cost, which reads
+	# one at a time never find a merge for.
+	if [ "$profile" = 0 ]; then
+		echo 2 >/sys/block/$dev/queue/nomerges
+		for s in none mq-deadline bfq; do
+			measure "$s" 1 "$s nomerges=2"
+		done
+		echo 0 >/sys/block/$dev/queue/nomerges
+	fi
 	measure none 2
 	;;
 S4)
@@ -353,6 +369,13 @@ S5)
 	# block: BLOCK softirqs on CPU 0 and on all CPUs so far
 	# shellcheck disable=SC2016
 	block() { $bb awk '$1 == "BLOCK:" { for (i = 2; i <= NF; i++) s += $i; print $2, s }' /proc/softirqs; }
+	# two N: N reads by a dd on each vCPU at once, the second from the
+	# device's second half (1 GiB: 262144 blocks)
+	two() {
+		$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$1" iflag=direct 2>/dev/null &
+		$bb taskset 2 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$1" skip=131072 iflag=direct 2>/dev/null &
+		wait
+	}
 	for rep in 1 2; do
 		for s in none bfq; do
 			fresh $dev "$s"
@@ -374,6 +397,30 @@ S5)
 				put "$tag" "$s rq_affinity=$aff" "BLOCK softirqs on CPU 0 (%)" \
 					"$(echo "$s0 $s1" | $bb awk '{ d = $4 - $2; if (d) printf "%.1f", 100 * ($3 - $1) / d; else printf "-" }')" "$rep"
 			done
+		done
+		# Two submitters: a dd pinned to each vCPU, each reading half
+		# the figure's blocks from its own half of the device, at the
+		# default rq_affinity; both vCPUs submit into the one queue and
+		# its scheduler at once.
+		for s in none mq-deadline bfq; do
+			fresh $dev "$s"
+			echo 1 >/sys/block/$dev/queue/rq_affinity
+			two $((count / 8))
+			c0=$(cal)
+			s0=$(block)
+			t0=$(now)
+			two $((count / 2))
+			t1=$(now)
+			s1=$(block)
+			c1=$(cal)
+			v="$s two submitters"
+			put "$tag" "$v" "instructions per I/O" \
+				"$($bb awk -v a="$t0" -v b="$t1" -v n="$count" 'BEGIN { printf "%.1f", (b - a) / n }')" "$rep"
+			put "$tag" "$v" "IPIs per I/O" \
+				"$($bb awk -v a="$c0" -v b="$c1" -v n="$count" 'BEGIN { printf "%.3f", (b - a) / n }')" "$rep"
+			# shellcheck disable=SC2016 # awk's fields
+			put "$tag" "$v" "BLOCK softirqs on CPU 0 (%)" \
+				"$(echo "$s0 $s1" | $bb awk '{ d = $4 - $2; if (d) printf "%.1f", 100 * ($3 - $1) / d; else printf "-" }')" "$rep"
 		done
 	done
 	;;
