@@ -41,6 +41,7 @@ reads() {
 @test "icount: S6's committed runs read back to their tables and CSV" {
 	reads "$TOP/results/bench/icount-s6" S6 60000
 	reads "$TOP/results/bench/icount-s6-run2" S6 60000
+	reads "$TOP/results/bench/icount-s6-rfc" S6 60000
 }
 
 # repeat LINE FACTOR: the committed S1 run with LINE's repeat scaled.
