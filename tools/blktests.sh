@@ -18,6 +18,8 @@
 #   BLKTESTS_OUT=dir    results (default results/blktests, committed, for
 #                       the block group; other tests: the cache's
 #                       blktests/out)
+#                       (a run with the zbd group gets a third, zoned,
+#                       scratch disk: below)
 #   BLKTESTS_BOOT_LIMIT=600
 #                       seconds a guest may take to start its script;
 #                       after that it is stopped and booted once more,
@@ -30,7 +32,9 @@
 # blktests' TEST_DEVS, each QEMU's NVMe in a hot-pluggable PCIe root
 # port over a sparse file in the cache: /dev/scratch (2 GiB) and
 # /dev/scratch-md (1 GiB, 8 bytes of metadata per block holding type 1
-# protection information, for the metadata tests), with fio from tools/env/fio.sh.  Writes, per kernel,
+# protection information, for the metadata tests), and, when the tests
+# include the zbd group or a test of it, /dev/scratch-zns (1 GiB of 16
+# sequential-write-required zones of 64 MiB: a QEMU zoned namespace), with fio from tools/env/fio.sh.  Writes, per kernel,
 # <kernel>.txt (blktests' output) and <kernel>-dmesg.txt, and
 # summary.md: each test on both kernels, and the reason blktests gives
 # for a failure or a skip (tools/lib/blktests.awk).  The series passes
@@ -61,9 +65,14 @@ boot_limit=${BLKTESTS_BOOT_LIMIT:-600}
 	die "BLKTESTS_BOOT_LIMIT=$boot_limit is not a number of seconds from 5 to 999999"
 read -r -a tests <<<"${BLKTESTS_TESTS:-block}"
 [ ${#tests[@]} -gt 0 ] || die "BLKTESTS_TESTS is empty"
+zoned=0
 for t in "${tests[@]}"; do
 	[ -e "$src/tests/$t" ] || die "BLKTESTS_TESTS: no test or group '$t' in $src/tests"
+	case $t in zbd | zbd/*) zoned=1 ;; esac
 done
+# the scratch disks the guest must find: TEST_DEVS, as its first line says
+scratch="/dev/scratch /dev/scratch-md"
+[ "$zoned" = 0 ] || scratch+=" /dev/scratch-zns"
 # The committed results are the whole block group's: a run of other
 # tests goes to the cache unless BLKTESTS_OUT says where.
 out=$BSK_TOP/results/blktests
@@ -129,6 +138,16 @@ for k in "${kernels[@]}"; do
 	# metadata, QEMU 7.2 suspected (MAINTAINERS-notes, "blktests").
 	md_opts="-drive file=$mdisk,if=none,id=scratchmd,format=raw -device pcie-root-port,id=rp1,chassis=2,slot=2"
 	md_opts+=" -device nvme,id=nvmemd,serial=blktests-md,bus=rp1 -device nvme-ns,drive=scratchmd,bus=nvmemd,ms=8,mset=0,pi=1"
+	# The zoned disk, for zbd: a zoned namespace on a controller of its
+	# own, every zone sequential-write-required (QEMU has no conventional
+	# zones), no limit on open or active zones.
+	zdisk=$bc/disk-$k-zns.img
+	rm -f "$zdisk"
+	if [ "$zoned" = 1 ]; then
+		truncate -s 1G "$zdisk"
+		md_opts+=" -drive file=$zdisk,if=none,id=scratchzns,format=raw -device pcie-root-port,id=rp2,chassis=3,slot=3"
+		md_opts+=" -device nvme,id=nvmezns,serial=blktests-zns,bus=rp2 -device nvme-ns,drive=scratchzns,bus=nvmezns,zoned=true,zoned.zone_size=64M"
+	fi
 	# Twice at most: a guest whose script never started is booted once
 	# more, with its kernel's messages on the console.  Seen: twice in
 	# some ten boots (2026-12-04) back after about 10 s, its console
@@ -174,13 +193,13 @@ for k in "${kernels[@]}"; do
 		fi
 	done
 	rm -f "$pidf" "$mark"
-	rm -f "$disk" "$mdisk"
+	rm -f "$disk" "$mdisk" "$zdisk"
 	stage_end
 	tail -n 1 "$out/$k.txt" 2>/dev/null | grep -qE '^blktests: exit [0-9]+$' ||
 		result "$k: blktests ran to its end (see $log)" 1
-	# Both disks, or the tests on the missing one would be gone unnoticed.
-	grep -q 'TEST_DEVS=/dev/scratch /dev/scratch-md,' "$out/$k.txt" 2>/dev/null ||
-		result "$k: both scratch disks found (see the first line of $out/$k.txt)" 1
+	# Every disk, or the tests on a missing one would be gone unnoticed.
+	grep -q "TEST_DEVS=$scratch," "$out/$k.txt" 2>/dev/null ||
+		result "$k: the scratch disks $scratch found (see the first line of $out/$k.txt)" 1
 done
 
 # The tests asked for, by name: a group's, or one test.
@@ -203,8 +222,8 @@ for k in "${have[@]}"; do files+=("$out/$k.txt"); done
 	echo
 	echo "blktests $id; ./check ${tests[*]} with TIMEOUT=$timeout (every test, not QUICK_RUN); the guest kernels of"
 	echo "tools/env/vmkernel.sh with configs/blktests.config under virtme-ng (QEMU TCG, 4 CPUs, 2 GiB,"
-	echo "two QEMU NVMe scratch disks as TEST_DEVS: scratch, 2 GiB, and scratch-md, 1 GiB with 8 bytes of"
-	echo "metadata per block holding type 1 PI; $("$fio/fio" --version)); written by \`make blktests\` on $(date -u +%F)."
+	echo "QEMU NVMe scratch disks as TEST_DEVS: scratch, 2 GiB, and scratch-md, 1 GiB with 8 bytes of"
+	echo "metadata per block holding type 1 PI$([ "$zoned" = 0 ] || echo ", and scratch-zns, 1 GiB in 16 sequential zones of 64 MiB"); $("$fio/fio" --version)); written by \`make blktests\` on $(date -u +%F)."
 	echo "Raw output: $(printf '%s.txt ' "${have[@]}")and the kernels' logs beside it. A reason cell holds the"
 	echo "first lines blktests prints under the test (for a failure: the changed lines of its output)."
 	echo

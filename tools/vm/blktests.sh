@@ -5,7 +5,8 @@
 # side of 'make blktests' (inside a virtme-ng guest booted by
 # tools/blktests.sh on a kernel with configs/blktests.config, its modules
 # linked into /lib/modules, and two scratch disks of its own: QEMU NVMe
-# controllers with serials "blktests" and "blktests-md").  FIO_DIR (the
+# controllers with serials "blktests" and "blktests-md"; a third,
+# "blktests-zns", a zoned namespace, when TESTS has zbd).  FIO_DIR (the
 # fio of tools/env/fio.sh) goes first in PATH.
 #
 # Writes BLKTESTS_DIR/config (those disks as TEST_DEVS, and
@@ -34,13 +35,18 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 # TEST_DEVS: the kernel names the controllers in the order their
 # asynchronous probes finish, so nvme0n1 is either from boot to boot,
 # and blktests names its results after the device it is given.
-# (The namespaces are scanned asynchronously: wait for both, 30 s at most.)
+# For zbd, "blktests-zns" as "scratch-zns", a zoned namespace.
+# (The namespaces are scanned asynchronously: wait for all, 30 s at most.)
+wants=(blktests:scratch blktests-md:scratch-md)
+for t in "$@"; do
+	case $t in zbd | zbd/*) wants+=(blktests-zns:scratch-zns); break ;; esac
+done
 for _ in $(seq 150); do
-	[ "$(cat /sys/block/nvme*n1/device/serial 2>/dev/null | wc -l)" -ge 2 ] && break
+	[ "$(cat /sys/block/nvme*n1/device/serial 2>/dev/null | wc -l)" -ge ${#wants[@]} ] && break
 	sleep 0.2
 done
 devs=()
-for want in blktests:scratch blktests-md:scratch-md; do
+for want in "${wants[@]}"; do
 	for d in /sys/block/nvme*n1; do
 		[ -e "$d" ] || continue
 		# (NVMe pads the serial with blanks to its 20 bytes)
@@ -59,7 +65,7 @@ done
 } >"$dir/config"
 cd "$dir" || exit 1
 {
-	[ ${#devs[@]} -eq 2 ] || echo "blktests: scratch disks found: ${devs[*]:-none} of /dev/scratch /dev/scratch-md; the tests on a missing one will not run"
+	[ ${#devs[@]} -eq ${#wants[@]} ] || echo "blktests: scratch disks found: ${devs[*]:-none} of ${#wants[@]}; the tests on a missing one will not run"
 	echo "blktests: $(uname -r) $kernel, TEST_DEVS=${devs[*]:-none}, TIMEOUT=$timeout, fio $(fio --version): ./check $*"
 } | tee "$out/$kernel.txt"
 ./check "$@" 2>&1 | tee -a "$out/$kernel.txt"
