@@ -24,13 +24,14 @@
 #
 # For each kernel (base, series, and rfc: the base with the series' RFC
 # threads alone, when it has any): S1 (the read path on null_blk without a
-# timer, none, mq-deadline, bfq; rotational 0 and 1, one boot each), S4
+# timer, none, mq-deadline, bfq, each also with nomerges=2; rotational 0
+# and 1, one boot each), S4
 # (one boot, one vCPU: reads against buffered writers), S6 (one vCPU, a
 # boot per point: the merge hash at nr_requests 64 to 2048 with and
 # without lookups, counted from the queue's steady state alone; S4 and
 # S6 on devices that complete from a timer, so the figure is the vCPU's
 # busy time from ftrace's power:cpu_idle), S5
-# (one boot, two vCPUs: rq_affinity 0/1/2).  A figure of each is
+# (one boot, two vCPUs: rq_affinity 0/1/2, then a submitter on each).  A figure of each is
 # measured again (S1 at the end of its boot, S6's first point in a boot
 # of its own); for S1 and S6 the repeat must agree with the first figure
 # within 0.2%, or the run fails and says so.  S4's repeat (five

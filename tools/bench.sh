@@ -16,14 +16,15 @@
 #                    deterministic mode (tools/bench-icount.sh)
 #
 # QEMU runs with TCG (no KVM here): the figures are emulator figures, not
-# hardware figures.  Compare base with series, and schedulers with each
+# hardware figures.  Compare the kernels, and schedulers with each
 # other, within one run of the harness; never with other machines.
 #
 # Writes BENCH_OUT/raw/<S>/<kernel>/ (fio JSON of every run, metrics.tsv),
 # BENCH_OUT/summary.csv (scenario,kernel,scheduler,metric,median,min,max,runs
-# over every scenario in raw/, so one scenario can be re-run alone),
-# BENCH_OUT/summary.md (the table, with bloat-o-meter of base vs series
-# vmlinux) and BENCH_OUT/<S>.png (gnuplot).
+# over every scenario in raw/, so one scenario can be re-run alone;
+# tools/lib/bench.sh), BENCH_OUT/summary.md (the table, with
+# bloat-o-meter of the base's vmlinux against each other kernel's) and
+# BENCH_OUT/<S>.png (gnuplot).
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
