@@ -369,33 +369,42 @@ S5)
 	# block: BLOCK softirqs on CPU 0 and on all CPUs so far
 	# shellcheck disable=SC2016
 	block() { $bb awk '$1 == "BLOCK:" { for (i = 2; i <= NF; i++) s += $i; print $2, s }' /proc/softirqs; }
-	# two N: N reads by a dd on each vCPU at once, the second from the
-	# device's second half (1 GiB: 262144 blocks)
+	# one N: N reads by a dd on CPU 0
+	one() {
+		$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$1" iflag=direct 2>/dev/null
+	}
+	# two N: N reads, half by a dd on each vCPU at once, the second from
+	# the device's second half (1 GiB: 262144 blocks)
 	two() {
-		$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$1" iflag=direct 2>/dev/null &
-		$bb taskset 2 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$1" skip=131072 iflag=direct 2>/dev/null &
+		$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count=$(($1 / 2)) iflag=direct 2>/dev/null &
+		$bb taskset 2 $bb dd if=/dev/$dev of=/dev/null bs=4096 count=$(($1 / 2)) skip=131072 iflag=direct 2>/dev/null &
 		wait
+	}
+	# window VARIANT READER: READER's COUNT/4 reads not counted, then
+	# the COUNT counted: VARIANT's three figures
+	window() {
+		$2 $((count / 4))
+		c0=$(cal)
+		s0=$(block)
+		t0=$(now)
+		$2 "$count"
+		t1=$(now)
+		s1=$(block)
+		c1=$(cal)
+		put "$tag" "$1" "instructions per I/O" \
+			"$($bb awk -v a="$t0" -v b="$t1" -v n="$count" 'BEGIN { printf "%.1f", (b - a) / n }')" "$rep"
+		put "$tag" "$1" "IPIs per I/O" \
+			"$($bb awk -v a="$c0" -v b="$c1" -v n="$count" 'BEGIN { printf "%.3f", (b - a) / n }')" "$rep"
+		# shellcheck disable=SC2016 # awk's fields
+		put "$tag" "$1" "BLOCK softirqs on CPU 0 (%)" \
+			"$(echo "$s0 $s1" | $bb awk '{ d = $4 - $2; if (d) printf "%.1f", 100 * ($3 - $1) / d; else printf "-" }')" "$rep"
 	}
 	for rep in 1 2; do
 		for s in none bfq; do
 			fresh $dev "$s"
 			for aff in 0 1 2; do
 				echo "$aff" >/sys/block/$dev/queue/rq_affinity
-				$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count=$((count / 4)) iflag=direct 2>/dev/null
-				c0=$(cal)
-				s0=$(block)
-				t0=$(now)
-				$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$count" iflag=direct 2>/dev/null
-				t1=$(now)
-				s1=$(block)
-				c1=$(cal)
-				put "$tag" "$s rq_affinity=$aff" "instructions per I/O" \
-					"$($bb awk -v a="$t0" -v b="$t1" -v n="$count" 'BEGIN { printf "%.1f", (b - a) / n }')" "$rep"
-				put "$tag" "$s rq_affinity=$aff" "IPIs per I/O" \
-					"$($bb awk -v a="$c0" -v b="$c1" -v n="$count" 'BEGIN { printf "%.3f", (b - a) / n }')" "$rep"
-				# shellcheck disable=SC2016 # awk's fields
-				put "$tag" "$s rq_affinity=$aff" "BLOCK softirqs on CPU 0 (%)" \
-					"$(echo "$s0 $s1" | $bb awk '{ d = $4 - $2; if (d) printf "%.1f", 100 * ($3 - $1) / d; else printf "-" }')" "$rep"
+				window "$s rq_affinity=$aff" one
 			done
 		done
 		# Two submitters: a dd pinned to each vCPU, each reading half
@@ -405,22 +414,7 @@ S5)
 		for s in none mq-deadline bfq; do
 			fresh $dev "$s"
 			echo 1 >/sys/block/$dev/queue/rq_affinity
-			two $((count / 8))
-			c0=$(cal)
-			s0=$(block)
-			t0=$(now)
-			two $((count / 2))
-			t1=$(now)
-			s1=$(block)
-			c1=$(cal)
-			v="$s two submitters"
-			put "$tag" "$v" "instructions per I/O" \
-				"$($bb awk -v a="$t0" -v b="$t1" -v n="$count" 'BEGIN { printf "%.1f", (b - a) / n }')" "$rep"
-			put "$tag" "$v" "IPIs per I/O" \
-				"$($bb awk -v a="$c0" -v b="$c1" -v n="$count" 'BEGIN { printf "%.3f", (b - a) / n }')" "$rep"
-			# shellcheck disable=SC2016 # awk's fields
-			put "$tag" "$v" "BLOCK softirqs on CPU 0 (%)" \
-				"$(echo "$s0 $s1" | $bb awk '{ d = $4 - $2; if (d) printf "%.1f", 100 * ($3 - $1) / d; else printf "-" }')" "$rep"
+			window "$s two submitters" two
 		done
 	done
 	;;
