@@ -70,7 +70,8 @@ for t in "${tests[@]}"; do
 	[ -e "$src/tests/$t" ] || die "BLKTESTS_TESTS: no test or group '$t' in $src/tests"
 	case $t in zbd | zbd/*) zoned=1 ;; esac
 done
-# the scratch disks the guest must find: TEST_DEVS, as its first line says
+# the scratch disks the guest must find (tools/vm/blktests.sh's SCRATCH):
+# TEST_DEVS, as its first line says
 scratch="/dev/scratch /dev/scratch-md"
 [ "$zoned" = 0 ] || scratch+=" /dev/scratch-zns"
 # The committed results are the whole block group's: a run of other
@@ -178,7 +179,7 @@ for k in "${kernels[@]}"; do
 			--rwdir "$out" --rwdir "$bt" -r "$img" \
 			--qemu-opts="-pidfile $pidf -drive file=$disk,if=none,id=scratch,format=raw -device pcie-root-port,id=rp0,chassis=1,slot=1 -device nvme,serial=blktests,drive=scratch,bus=rp0 $md_opts" \
 			--append "kunit.enable=0" \
-			--exec "tools/vm/blktests.sh $bt $out $k $timeout $fio ${tests[*]}; reboot -f") 2>&1 |
+			--exec "SCRATCH='$scratch' tools/vm/blktests.sh $bt $out $k $timeout $fio ${tests[*]}; reboot -f") 2>&1 |
 			tee "$log" |
 			grep --line-buffered -E '^blktests: |\[(passed|failed|not run)\]$' || true
 		kill "$watchdog" 2>/dev/null || true

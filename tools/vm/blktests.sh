@@ -4,10 +4,11 @@
 # blktests.sh BLKTESTS_DIR OUTDIR KERNEL TIMEOUT FIO_DIR TESTS... - guest
 # side of 'make blktests' (inside a virtme-ng guest booted by
 # tools/blktests.sh on a kernel with configs/blktests.config, its modules
-# linked into /lib/modules, and two scratch disks of its own: QEMU NVMe
-# controllers with serials "blktests" and "blktests-md"; a third,
-# "blktests-zns", a zoned namespace, when TESTS has zbd).  FIO_DIR (the
-# fio of tools/env/fio.sh) goes first in PATH.
+# linked into /lib/modules, and scratch disks of its own: QEMU NVMe
+# controllers with serials "blktests", "blktests-md" and, for zbd,
+# "blktests-zns").  SCRATCH (from the host: the names the disks get,
+# "/dev/scratch /dev/scratch-md ...") says which to wait for.  FIO_DIR
+# (the fio of tools/env/fio.sh) goes first in PATH.
 #
 # Writes BLKTESTS_DIR/config (those disks as TEST_DEVS, and
 # TIMEOUT, seconds of fio per timed test), runs
@@ -35,11 +36,13 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 # TEST_DEVS: the kernel names the controllers in the order their
 # asynchronous probes finish, so nvme0n1 is either from boot to boot,
 # and blktests names its results after the device it is given.
-# For zbd, "blktests-zns" as "scratch-zns", a zoned namespace.
+# Each /dev/scratchSUFFIX of SCRATCH is the controller "blktestsSUFFIX":
+# for zbd, "blktests-zns" as "scratch-zns", a zoned namespace.
 # (The namespaces are scanned asynchronously: wait for all, 30 s at most.)
-wants=(blktests:scratch blktests-md:scratch-md)
-for t in "$@"; do
-	case $t in zbd | zbd/*) wants+=(blktests-zns:scratch-zns); break ;; esac
+wants=()
+for n in ${SCRATCH:-/dev/scratch /dev/scratch-md}; do
+	n=${n#/dev/}
+	wants+=("blktests${n#scratch}:$n")
 done
 for _ in $(seq 150); do
 	[ "$(cat /sys/block/nvme*n1/device/serial 2>/dev/null | wc -l)" -ge ${#wants[@]} ] && break
