@@ -31,7 +31,7 @@
 #                       make, make kunit: under QEMU, two sockets of two
 #                       CPUs (default x86_64), or UML
 #   STAGES="patches"    make check: these stages only (tools lint quilt
-#                       patches nfc smp send stress; default all)
+#                       patches nfc reverts smp rt send stress; default all)
 #   PATCHES=5-7         make check: the per-patch table for these only
 #   BSK_CACHE=dir       cache for bases, build dirs and runs
 #                       (default ~/.cache/blk-sched-kunit)

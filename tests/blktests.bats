@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # blktests.sh: bad input gets one error line before anything is fetched
-# or built; tools/lib/blktests.awk reads blktests' output as recorded;
+# or built; tools/env/blktests-tree.sh copies blktests and applies
+# patches/blktests/series, and lint-series.sh takes that as a series of its
+# own; tools/lib/blktests.awk reads blktests' output as recorded;
 # tools/env/fio.sh takes a fio new enough before it builds one.
 
 load helper
@@ -47,6 +49,140 @@ setup() {
 	BLKTESTS=$d BLKTESTS_TESTS="block/999" run "$TOP/tools/blktests.sh"
 	[ "$status" -eq 1 ]
 	[ "$output" = "blktests.sh: error: BLKTESTS_TESTS: no test or group 'block/999' in $d/tests" ]
+}
+
+# This repository's patches to blktests (patches/blktests/series), and the
+# blktests snapshot beside it that make blktests copies them onto.
+BSERIES=$TOP/patches/blktests/series
+SNAPSHOT=$TOP/../shared/blktests
+
+# added_files SERIES: the files the patches of SERIES create or change.
+added_files() {
+	local p
+	while read -r p; do
+		sed -n 's|^+++ b/||p' "$(dirname "$1")/$p"
+	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1")
+}
+
+@test "blktests-tree: patches/blktests/series applies to a copy of the snapshot, which is left as it was" {
+	[ -x "$SNAPSHOT/check" ] || skip "no blktests snapshot at $SNAPSHOT"
+	[ -s "$BSERIES" ]
+	touch "$BATS_TEST_TMPDIR/stamp"
+	run "$TOP/tools/env/blktests-tree.sh" "$SNAPSHOT" "$BATS_TEST_TMPDIR/tree"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	mapfile -t files < <(added_files "$BSERIES")
+	[ ${#files[@]} -gt 0 ]
+	# the copy is the snapshot and the patches' files, nothing else
+	run diff -rq "$SNAPSHOT" "$BATS_TEST_TMPDIR/tree"
+	for l in "${lines[@]}"; do
+		f=$(sed -e "s|^Only in $BATS_TEST_TMPDIR/tree/\(.*\): |\1/|" \
+			-e "s|^Files $SNAPSHOT/\([^ ]*\) and .* differ$|\1|" <<<"$l")
+		printf '%s\n' "${files[@]}" | grep -qxF "$f" || { echo "not from the patches: $l"; false; }
+	done
+	for f in "${files[@]}"; do
+		[ -f "$BATS_TEST_TMPDIR/tree/$f" ]
+		# a new test is a script blktests' check can run
+		[[ ! $f =~ ^tests/[a-z]+/[0-9]{3}$ ]] || [ -x "$BATS_TEST_TMPDIR/tree/$f" ]
+	done
+	[ -z "$(find "$SNAPSHOT" -newer "$BATS_TEST_TMPDIR/stamp" | head -n 1)" ]
+	# a tree that has the patches already: they are left out, said once each
+	run "$TOP/tools/env/blktests-tree.sh" "$BATS_TEST_TMPDIR/tree" "$BATS_TEST_TMPDIR/again"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq "$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BSERIES" | wc -l)" ]
+	[[ "${lines[0]}" == "blktests-tree.sh: patches/blktests/"*".patch is in $BATS_TEST_TMPDIR/tree already: not applied again" ]]
+	diff -r "$BATS_TEST_TMPDIR/tree" "$BATS_TEST_TMPDIR/again"
+}
+
+# fake_blktests DIR: a tree with what blktests.sh looks for, and a series
+# of one patch to it in DIR-patches: tests/block/rc "a" -> "b".
+fake_blktests() {
+	mkdir -p "$1/tests/block" "$1-patches"
+	printf '#!/bin/sh\n' >"$1/check"
+	chmod +x "$1/check"
+	printf 'a\n' >"$1/tests/block/rc"
+	cat >"$1-patches/change-rc.patch" <<'PATCH'
+diff --git a/tests/block/rc b/tests/block/rc
+--- a/tests/block/rc
++++ b/tests/block/rc
+@@ -1 +1 @@
+-a
++b
+PATCH
+	printf '# a comment\nchange-rc.patch\n' >"$1-patches/series"
+}
+
+@test "blktests-tree: the series is applied in a cache that sits in a git work tree" {
+	d=$BATS_TEST_TMPDIR/bt
+	fake_blktests "$d"
+	git init -q "$BATS_TEST_TMPDIR/home"
+	run "$TOP/tools/env/blktests-tree.sh" "$d" "$BATS_TEST_TMPDIR/home/cache/tree" "$d-patches/series"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/home/cache/tree/tests/block/rc")" = b ]
+	[ "$(cat "$d/tests/block/rc")" = a ]
+	[ ! -e "$BATS_TEST_TMPDIR/home/tests" ]
+}
+
+@test "blktests-tree: a patch that does not apply is one error line naming it" {
+	d=$BATS_TEST_TMPDIR/bt
+	fake_blktests "$d"
+	printf 'c\n' >"$d/tests/block/rc"
+	run "$TOP/tools/env/blktests-tree.sh" "$d" "$BATS_TEST_TMPDIR/tree" "$d-patches/series"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$output" = "blktests-tree.sh: error: $d-patches/change-rc.patch does not apply to the blktests tree $d: patch failed: tests/block/rc:1" ]
+	echo gone.patch >>"$d-patches/series"
+	printf 'a\n' >"$d/tests/block/rc"
+	run "$TOP/tools/env/blktests-tree.sh" "$d" "$BATS_TEST_TMPDIR/tree" "$d-patches/series"
+	[ "$status" -eq 1 ]
+	[ "$output" = "blktests-tree.sh: error: $d-patches/series lists gone.patch but $d-patches/gone.patch does not exist" ]
+}
+
+@test "blktests: a patch of patches/blktests that does not apply stops the run in one line, before anything is fetched" {
+	[ -s "$BSERIES" ]
+	d=$BATS_TEST_TMPDIR/bt
+	fake_blktests "$d"
+	# every file the patches add is there already, and differs
+	mapfile -t files < <(added_files "$BSERIES")
+	for f in "${files[@]}"; do
+		mkdir -p "$(dirname "$d/$f")"
+		echo other >"$d/$f"
+	done
+	first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BSERIES" | head -n 1)
+	BLKTESTS=$d run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "blktests-tree.sh: error: patches/blktests/$first does not apply to the blktests tree $d: "* ]]
+	[ "$(cat "$d/${files[0]}")" = other ]
+	run ! test -e "$BSK_CACHE/fio"
+}
+
+@test "lint-series: patches/blktests is a series of its own; an orphan beside or in it is still reported" {
+	K=$BATS_TEST_TMPDIR/linux
+	T=$BATS_TEST_TMPDIR/top
+	fake_kernel "$K"
+	fake_series "$K" "$T"
+	mkdir -p "$T/patches/blktests"
+	cp "$TOP"/patches/blktests/*.patch "$TOP/patches/blktests/series" "$T/patches/blktests/"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series"
+	[ "$status" -eq 0 ]
+	# an orphan in patches/, one in patches/blktests/
+	cp "$T/patches/block-bfq-first-change.patch" "$T/patches/orphan.patch"
+	cp "$T/patches/block-bfq-first-change.patch" "$T/patches/blktests/stray.patch"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"orphan.patch is in $T/patches but not listed in any series file"* ]]
+	[[ "$output" == *"blktests/stray.patch is in $T/patches but not listed in any series file"* ]]
+	[ "${#lines[@]}" -eq 2 ]
+	# its patches are checked as mails, and must exist
+	rm "$T/patches/orphan.patch" "$T/patches/blktests/stray.patch"
+	p=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$T/patches/blktests/series" | head -n 1)
+	sed -i '/^Signed-off-by:/d' "$T/patches/blktests/$p"
+	echo gone.patch >>"$T/patches/blktests/series"
+	run "$TOP/tools/gate/lint-series.sh" "$T/series"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"blktests/$p: no 'Signed-off-by: blk-sched-kunit maintainers <maintainers@blk-sched-kunit.invalid>'"* ]]
+	[[ "$output" == *"$T/patches/blktests/series lists gone.patch but $T/patches/blktests/gone.patch does not exist"* ]]
 }
 
 # The fixtures are blktests' own output, as tools/vm/blktests.sh recorded

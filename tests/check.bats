@@ -63,7 +63,7 @@ setup() {
 	STAGES="tools nosuch" run "$TOP/tools/check.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "check.sh: error: STAGES: unknown stage 'nosuch' (stages: tools lint quilt patches nfc reverts smp send stress)" ]]
+	[[ "$output" == "check.sh: error: STAGES: unknown stage 'nosuch' (stages: tools lint quilt patches nfc reverts smp rt send stress)" ]]
 	run ! test -d "$BSK_CACHE/runs"
 }
 

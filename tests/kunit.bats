@@ -186,6 +186,30 @@ $report
 	done
 }
 
+@test "KUNIT_DEBUG=rt: debug.config and rt.config, own build dir; an atomic-sleep or wait-context report fails the run" {
+	ok="5 0 0 0 0"
+	KUNIT_DEBUG=rt FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+" run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--kunitconfig=$TOP/configs/debug.config --kunitconfig=$TOP/configs/rt.config"* ]]
+	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-x86_64-rt"* ]]
+	[ "${lines[-1]}" = "5 passed, 0 failed" ]
+	for report in "BUG: sleeping function called from invalid context at kernel/locking/spinlock_rt.c:48" \
+		"[ BUG: Invalid wait context ]"; do
+		KUNIT_DEBUG=rt FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+$report
+" run "$TOP/tools/kunit.sh" "$K"
+		[ "$status" -ne 0 ]
+		[[ "$output" == *"$report"* ]]
+		[ "${lines[-1]}" = "5 passed, 1 failed" ]
+	done
+}
+
+@test "KUNIT_DEBUG of another value: one error line" {
+	run ! env KUNIT_DEBUG=yes "$TOP/tools/kunit.sh" "$K"
+	[ "$output" = "kunit.sh: error: KUNIT_DEBUG=yes: use 1 (the sanitizers) or rt (PREEMPT_RT too)" ]
+}
+
 @test "without KUNIT_DEBUG the kernel log is not read for splats" {
 	FAKE_KUNIT_COUNTS="5 0 0 0 0" \
 		FAKE_KUNIT_LOG="WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:1005 um_pci_init+0xc7/0xd4

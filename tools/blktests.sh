@@ -9,7 +9,9 @@
 #
 #   BLKTESTS=dir        a blktests tree (default ../shared/blktests beside
 #                       this repository, when it is there); it is copied
-#                       into the cache and built there, never written to
+#                       into the cache, with patches/blktests/series
+#                       applied (tools/env/blktests-tree.sh), and built
+#                       there, never written to
 #   BLKTESTS_TESTS="block"
 #                       what ./check runs: groups or tests
 #   BLKTESTS_TIMEOUT=10 seconds of fio per timed test (blktests' TIMEOUT;
@@ -65,9 +67,15 @@ boot_limit=${BLKTESTS_BOOT_LIMIT:-600}
 	die "BLKTESTS_BOOT_LIMIT=$boot_limit is not a number of seconds from 5 to 999999"
 read -r -a tests <<<"${BLKTESTS_TESTS:-block}"
 [ ${#tests[@]} -gt 0 ] || die "BLKTESTS_TESTS is empty"
+# The copy in the cache, with this repository's patches to blktests on it
+# (patches/blktests/series): one that does not apply stops the run here,
+# and the tests they add are there to be named.
+bc=$BSK_CACHE/blktests
+bt=$bc/tree
+"$BSK_TOP/tools/env/blktests-tree.sh" "$src" "$bt"
 zoned=0
 for t in "${tests[@]}"; do
-	[ -e "$src/tests/$t" ] || die "BLKTESTS_TESTS: no test or group '$t' in $src/tests"
+	[ -e "$bt/tests/$t" ] || die "BLKTESTS_TESTS: no test or group '$t' in $src/tests"
 	case $t in zbd | zbd/*) zoned=1 ;; esac
 done
 # the scratch disks the guest must find (tools/vm/blktests.sh's SCRATCH):
@@ -97,14 +105,10 @@ elif [ -f "$src/SNAPSHOT" ]; then
 else
 	id="unversioned tree $src"
 fi
+[ ! -s "$BSK_TOP/patches/blktests/series" ] || id+=" with patches/blktests/series"
 
-stage "blktests ($id): copied into the cache and built"
+stage "blktests ($id): built in the cache"
 need_space 3072 "$BSK_CACHE"
-bc=$BSK_CACHE/blktests
-bt=$bc/tree
-rm -rf "$bt"
-mkdir -p "$bt"
-tar -C "$src" --exclude=./.git --exclude=./results --exclude=./config -cf - . | tar -C "$bt" -xf -
 # Against the base's UAPI headers: the machine's linux-libc-dev may be
 # older than the interfaces blktests' helpers use (src/miniublk, block/033,
 # needs ublk's of v6.4; Debian 12 has 6.1's).  With bash as make's shell:
@@ -206,8 +210,8 @@ done
 # The tests asked for, by name: a group's, or one test.
 expect=()
 for t in "${tests[@]}"; do
-	if [ -d "$src/tests/$t" ]; then
-		for f in "$src/tests/$t"/[0-9][0-9][0-9]; do expect+=("$t/${f##*/}"); done
+	if [ -d "$bt/tests/$t" ]; then
+		for f in "$bt/tests/$t"/[0-9][0-9][0-9]; do expect+=("$t/${f##*/}"); done
 	else
 		expect+=("$t")
 	fi

@@ -28,9 +28,15 @@
 #            gate's and on a defconfig-based config
 #   reverts  every patch with a Fixes: tag, reverted on top of the series:
 #            the suites (UML) must fail a case, and each failing case must
-#            be named in MAINTAINERS-notes ("Reverting the fixes")
+#            be named in MAINTAINERS-notes ("Reverting the fixes"); a fix
+#            whose test needs a disk instead names a blktests test in its
+#            mail, which the committed run results/blktests/fixes must show
+#            failing on the base and passing with the series
 #   smp      in full: KUnit under x86_64 SMP and the sanitizers at the tip
 #            (RFC threads included: vmkernel.sh tip)
+#   rt       on mainline in full: the same under PREEMPT_RT (kunit.sh,
+#            KUNIT_DEBUG=rt): every case passes or skips with its reason,
+#            and the kernel log has no report
 #   send     on mainline in full: the test of 'make send' (sendcheck.sh)
 #   stress   on mainline in full: the short stress
 #
@@ -52,8 +58,8 @@ set -uo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-ALL_STAGES="tools lint quilt patches nfc reverts smp send stress"
-TREE_STAGES=(quilt patches nfc reverts smp send stress)
+ALL_STAGES="tools lint quilt patches nfc reverts smp rt send stress"
+TREE_STAGES=(quilt patches nfc reverts smp rt send stress)
 
 T0=$SECONDS
 
@@ -288,6 +294,27 @@ stage_nfc() {
 # (UML; the build directory is the tree's own, so only what the revert
 # touches is rebuilt), and the tree is put back.  The cases that fail must
 # be the ones MAINTAINERS-notes names for that fix.
+# blktests_regression SUBJECT: the blktests test the mail of SUBJECT names
+# (below its ---), if the committed run results/blktests/fixes has it
+# failed on the base and passed with the series.
+blktests_regression() {
+	local mail t sum=$BSK_TOP/results/blktests/fixes/summary.md
+	[ -f "$sum" ] || return 1
+	for mail in "$BSK_TOP"/patches/*.patch; do
+		# the Subject: header, unfolded
+		[ "$(sed -n '/^Subject: /{N;s/\n / /;s/\n.*//;s/^Subject: \[PATCH[^]]*\] //;p;q}' "$mail")" = "$1" ] && break
+		mail=
+	done
+	[ -n "$mail" ] || return 1
+	while read -r t; do
+		if awk -F' *[|] *' -v t="$t" '$2 == t && $4 == "failed" && $5 == "passed" { f = 1 } END { exit !f }' "$sum"; then
+			echo "$t"
+			return 0
+		fi
+	done < <(grep -oE '\b(block|dm|zbd|nvme|scsi|loop)/[0-9]{3}\b' "$mail" | sort -u)
+	return 1
+}
+
 stage_reverts() {
 	local c subj rc log names n missing notes
 	stage "every fix, reverted on top of the series, fails a case ($b)"
@@ -310,6 +337,10 @@ stage_reverts() {
 		n=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' "$log" | tail -n 1)
 		[ -z "$n" ] || [ ! -f "$n/results.json" ] || names=$(kunit_json_failed "$n/results.json")
 		if [ "$rc" -eq 0 ] || [ -z "$names" ]; then
+			if names=$(blktests_regression "$subj"); then
+				result "without \"$subj\" blktests $names fails (results/blktests/fixes: failed on the base, passed with the series; $b)" 0
+				continue
+			fi
 			tail -n 3 "$log"
 			result "without \"$subj\" a case fails ($b)" 1
 			continue
@@ -402,6 +433,19 @@ stage_smp_end() {
 	stage_end
 }
 
+# PREEMPT_RT: spinlock_t sleeps and interrupts are threaded, so the five
+# completion cases that need an IPI skip, each saying why; nothing may
+# fail and the log may hold no report.  After the smp stage's kernel: never
+# two kernel builds at once.
+stage_rt() {
+	stage "KUnit at the tip, $rt_base, under PREEMPT_RT with the sanitizers (x86_64, QEMU TCG, 2 sockets x 2 CPUs)"
+	b=$rt_base
+	KUNIT_DEBUG=rt ARCH=x86_64 step tools/kunit.sh "$rt_wt" >"$LOGDIR/$b/kunit-rt.log" 2>&1
+	result_of_run "$LOGDIR/$b/kunit-rt.log" $? "KUnit x86_64 SMP under PREEMPT_RT, lockdep and the sanitizers at the tip ($b)" "$BSK_STAGE_T0"
+	grep 'SKIPPED' "$LOGDIR/$b/kunit-rt.log" | sed 's/^/      /'
+	stage_end
+}
+
 stage_send() {
 	stage "make send, dry run: each thread from the sender, git am, v1 then v2 with one change-id, interrupted runs keep it"
 	step tools/gate/sendcheck.sh >"$L/sendcheck.log" 2>&1
@@ -470,6 +514,7 @@ check_base() {
 	fi
 	if [ "$mode" = full ] && [ "$b" = mainline ]; then
 		selected stress && stress_base=$b
+		selected rt && rt_base=$b rt_wt=$wt
 		! selected send || stage_send
 	fi
 }
@@ -536,12 +581,15 @@ main() {
 	vm_pid=
 	vm_wt=
 	stress_base=
+	rt_base=
+	rt_wt=
 	if selected lint "${TREE_STAGES[@]}"; then
 		for pass in "${passes[@]}"; do
 			check_base "$pass"
 		done
 	fi
 	[ -z "$vm_pid" ] || stage_smp_end
+	[ -z "$rt_base" ] || stage_rt
 	[ -z "$stress_base" ] || stage_stress
 	finish
 }

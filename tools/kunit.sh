@@ -20,6 +20,7 @@
 #                      KFENCE, UBSAN, lockdep, ...; own build dir, -debug):
 #                      any report in the kernel log (tools/lib/splat-patterns)
 #                      is a failure, as is a failed case
+#   KUNIT_DEBUG=rt     the same with PREEMPT_RT (configs/rt.config; -rt)
 #   KUNIT_COVERAGE=1   ARCH=um: with gcov (the tree's
 #                      tools/testing/kunit/configs/coverage_uml.config; own
 #                      build dir, -coverage): UML writes the .gcda files of
@@ -84,8 +85,12 @@ fi
 	die "$tree has no block/tests/.kunitconfig: the series is not applied there"
 
 name=${BSK_BUILD_NAME:-$(basename "$tree")}
-debug=
-[ "${KUNIT_DEBUG:-0}" = 0 ] || debug=-debug
+case ${KUNIT_DEBUG:-0} in
+0) debug= ;;
+1) debug=-debug ;;
+rt) debug=-rt ;;
+*) die "KUNIT_DEBUG=$KUNIT_DEBUG: use 1 (the sanitizers) or rt (PREEMPT_RT too)" ;;
+esac
 if [ "${KUNIT_COVERAGE:-0}" != 0 ]; then
 	[ "$arch" = um ] || die "KUNIT_COVERAGE needs ARCH=um (not $arch)"
 	[ -z "$debug" ] || die "KUNIT_COVERAGE and KUNIT_DEBUG exclude each other"
@@ -117,6 +122,7 @@ if [ "$arch" = um ] && grep -qsx 'config SMP' "$tree/arch/um/Kconfig"; then
 fi
 case $debug in
 -debug) args+=(--kunitconfig="$BSK_TOP/configs/debug.config") ;;
+-rt) args+=(--kunitconfig="$BSK_TOP/configs/debug.config" --kunitconfig="$BSK_TOP/configs/rt.config") ;;
 -coverage) args+=(--kunitconfig=tools/testing/kunit/configs/coverage_uml.config) ;;
 esac
 [ -z "$cross" ] || args+=(--cross_compile="$cross")
@@ -163,7 +169,7 @@ if [ -z "$counts" ] || [ "$passed" -eq 0 ]; then
 	[ "$failed" -gt 0 ] || failed=1
 fi
 [ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
-if [ "$debug" = -debug ] && [ -f "$run/ktap.log" ]; then
+if { [ "$debug" = -debug ] || [ "$debug" = -rt ]; } && [ -f "$run/ktap.log" ]; then
 	# A sanitizer report fails no case by itself (only KASAN's own):
 	# the kernel log is read for every kind.
 	n=$(splat_lines "$run/ktap.log" | wc -l)

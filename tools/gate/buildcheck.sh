@@ -12,13 +12,10 @@
 #   y      tinyconfig + x86_64-block + kunit-off: block/ with BFQ built in
 #          and the tests off, i.e. the objects a kernel ships; they are
 #          kept in STATE.o/ for bloat-o-meter (objcheck.sh bloat-dirs)
-#   m      tinyconfig + x86_64-block + bfq-module + kunit-tests: block/
-#          with BFQ and its tests built as a module, sparse (C=1) on every
+#   t      tinyconfig + x86_64-block + kunit-tests: block/ with every
+#          suite built in (BFQ's need BFQ built in), sparse (C=1) on every
 #          object compiled (without a usable sparse and no apt-get to get
-#          one: no C=1, and the reason in STATE.sparse-na).  Every symbol a module of block/ imports must
-#          be exported by the tree (EXPORT_SYMBOL*): what modpost checks,
-#          but modpost needs vmlinux.o, i.e. the whole kernel (12 minutes
-#          cold here), and without it reports only the first 10 imports.
+#          one: no C=1, and the reason in STATE.sparse-na)
 #   clang  tinyconfig + x86_64-block + kunit-tests (BFQ and the tests built
 #          in) with the Debian clang clang.sh picks (LLVM=-N); exit 2 if
 #          none meets TREE's minimum
@@ -31,14 +28,14 @@ set -euo pipefail
 mode=${1:-}
 tree=${2:-}
 state=${3:-}
-case $mode in y|m|clang) ;; *) die "usage: buildcheck.sh y|m|clang TREE STATE" ;; esac
+case $mode in y|t|clang) ;; *) die "usage: buildcheck.sh y|t|clang TREE STATE" ;; esac
 { [ -f "$tree/Makefile" ] && [ -n "$state" ]; } || die "usage: buildcheck.sh $mode TREE STATE"
 
 cfg=$BSK_TOP/configs
 frags=("$cfg/x86_64-block.config")
 case $mode in
 y) frags+=("$cfg/kunit-off.config") ;;
-m) frags+=("$cfg/bfq-module.config" "$cfg/kunit-tests.config") ;;
+t) frags+=("$cfg/kunit-tests.config") ;;
 clang) frags+=("$cfg/kunit-tests.config") ;;
 esac
 targets=(block/)
@@ -52,7 +49,7 @@ if [ "$mode" = clang ]; then
 fi
 check=()
 rm -f "$state.sparse-na"
-if [ "$mode" = m ]; then
+if [ "$mode" = t ]; then
 	rc=0
 	sp=$("$BSK_TOP/tools/gate/sparse.sh" "$tree" 2>"$state.sparse-na") || rc=$?
 	if [ "$rc" -eq 0 ]; then
@@ -73,8 +70,8 @@ out=$BSK_CACHE/build/$name-x86_64-w1-$mode
 need_space 2048 "$BSK_CACHE"
 mkdir -p "$out"
 export BSK_WARN_DIR=$out/.bsk-warn
-# sparse runs in the =m build only (older caches had it in =y).
-[ "$mode" = m ] || rm -rf "$BSK_WARN_DIR/sparse"
+# sparse runs in the t build only (older caches had it elsewhere).
+[ "$mode" = t ] || rm -rf "$BSK_WARN_DIR/sparse"
 kmake() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 "${tc[@]}" \
 		CC="$BSK_TOP/tools/gate/warnlog.sh cc $cc" -j"$(nproc)" "$@"
@@ -92,10 +89,8 @@ if kconfig_stale "$out" "$key"; then
 	kmake olddefconfig >/dev/null
 	kconfig_made "$out" "$key"
 fi
-want=y
-[ "$mode" != m ] || want=m
-grep -qx "CONFIG_IOSCHED_BFQ=$want" "$out/.config" ||
-	die "$out/.config lost CONFIG_IOSCHED_BFQ=$want; check the configs/ fragments"
+grep -qx "CONFIG_IOSCHED_BFQ=y" "$out/.config" ||
+	die "$out/.config lost CONFIG_IOSCHED_BFQ=y; check the configs/ fragments"
 
 rc=0
 kmake W=1 "${check[@]}" "${targets[@]}" >"$out/build.log" 2>&1 || rc=$?
@@ -104,8 +99,6 @@ if [ "$rc" -ne 0 ]; then
 	die "x86_64 $mode build failed at $(git -C "$tree" log -1 --format='%h ("%s")') (see $out/build.log)"
 fi
 
-[ "$mode" != m ] || [ -s "$out/block/modules.order" ] ||
-	die "no $out/block/modules.order after the =m build: nothing was built as a module"
 if [ "$mode" = y ]; then
 	! grep -q '^CONFIG_KUNIT=y' "$out/.config" || die "$out/.config has KUnit on; the =y build must not"
 	rm -rf "$state.o"
@@ -128,22 +121,5 @@ done
 cat "$state.cc" "$state.sparse" | LC_ALL=C sort -u >"$state.known"
 {
 	grep -v -e 'modpost: ' -e 'vmlinux.o is missing' -e '^         ' "$out/build.log" || true
-	if [ "$mode" = m ]; then
-		# Module imports that no EXPORT_SYMBOL* in the tree provides.
-		git -C "$tree" grep -h -oE 'EXPORT_[A-Z_]*SYMBOL[A-Z_]*\([A-Za-z0-9_]+' -- '*.c' '*.h' '*.S' |
-			sed 's/.*(//' | LC_ALL=C sort -u >"$state.exports"
-		# (__this_module comes from modpost's .mod.c.)
-		echo __this_module >>"$state.exports"
-		LC_ALL=C sort -u -o "$state.exports" "$state.exports"
-		sed 's/\.o$/.mod/' "$out/block/modules.order" | while read -r mod; do
-			mapfile -t objs <"$out/$mod"
-			(cd "$out" && nm -u "${objs[@]}") | awk '{ print $2 }' | LC_ALL=C sort -u |
-				LC_ALL=C comm -23 - <(cd "$out" && nm --defined-only "${objs[@]}" |
-					awk '{ print $3 }' | LC_ALL=C sort -u) |
-				LC_ALL=C comm -23 - "$state.exports" |
-				sed "s#^#WARNING: ${mod%.mod}.ko needs #; s#\$# (not exported by the tree)#"
-		done
-		rm -f "$state.exports"
-	fi
 } | norm | LC_ALL=C sort -u | LC_ALL=C comm -23 - "$state.known" >"$state.other" || true
 rm -f "$state.known"

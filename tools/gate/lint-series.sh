@@ -8,6 +8,10 @@
 # from it and a diff; each "# thread" of the mainline series is one
 # stretch of it and has its cover letter; RFC threads ("# thread rfc:",
 # "rfc-NAME:") come last.
+# A directory of patches/ with a series file of its own (patches/blktests/:
+# patches to blktests) is a series of its own: the patches it lists are
+# checked as mails the same way, and are no orphans; any other patch file
+# in that directory is one.
 # For an LTS series (series-<V>), each patch in patches/<V>/ carries a note
 # below "---" and is not a copy of its mainline patch.  One line per problem;
 # exits non-zero if there is any.
@@ -30,17 +34,23 @@ mapfile -t listed < <(series_patches "$SERIES")
 for d in $(printf '%s\n' "${listed[@]}" | sort | uniq -d); do
 	problem "$SERIES lists $d more than once"
 done
+# check_mail NAME FILE: a git format-patch mail from the role identity,
+# signed off by it, with a diff.
+check_mail() {
+	local p=$1 f=$2
+	head -n 1 "$f" | grep -qE '^From [0-9a-f]{40} ' || problem "$p: not a git format-patch mail (no 'From <sha>' line)"
+	grep -qxF "From: $ident" "$f" || problem "$p: From: is not '$ident'"
+	grep -q '^Subject: \[PATCH' "$f" || problem "$p: no 'Subject: [PATCH...' header"
+	grep -qxF "Signed-off-by: $ident" "$f" || problem "$p: no 'Signed-off-by: $ident'"
+	grep -q '^diff --git ' "$f" || problem "$p: contains no diff"
+}
 for p in "${listed[@]}"; do
 	f=$PATCHDIR/$p
 	if [ ! -f "$f" ]; then
 		problem "$SERIES lists $p but $f does not exist"
 		continue
 	fi
-	head -n 1 "$f" | grep -qE '^From [0-9a-f]{40} ' || problem "$p: not a git format-patch mail (no 'From <sha>' line)"
-	grep -qxF "From: $ident" "$f" || problem "$p: From: is not '$ident'"
-	grep -q '^Subject: \[PATCH' "$f" || problem "$p: no 'Subject: [PATCH...' header"
-	grep -qxF "Signed-off-by: $ident" "$f" || problem "$p: no 'Signed-off-by: $ident'"
-	grep -q '^diff --git ' "$f" || problem "$p: contains no diff"
+	check_mail "$p" "$f"
 done
 # An LTS series: a patch of its own must say below --- what differs from
 # mainline and why, and must not be a copy of the mainline patch.
@@ -61,6 +71,26 @@ fi
 mapfile -t all < <(for s in "$(dirname "$SERIES")"/series "$(dirname "$SERIES")"/series-*; do
 	[ ! -f "$s" ] || series_patches "$s"
 done)
+# The series of their own in patches/ (patches/blktests/series), each
+# patch listed by its directory's name.
+for s in "$PATCHDIR"/*/series; do
+	[ -f "$s" ] || continue
+	d=${s%/series}
+	mapfile -t own < <(series_patches "$s")
+	[ ${#own[@]} -gt 0 ] || problem "$s lists no patches"
+	for dup in $(printf '%s\n' "${own[@]}" | sort | uniq -d); do
+		problem "$s lists $dup more than once"
+	done
+	for p in "${own[@]}"; do
+		f=$d/$p
+		if [ ! -f "$f" ]; then
+			problem "$s lists $p but $f does not exist"
+			continue
+		fi
+		check_mail "${d##*/}/$p" "$f"
+		all+=("${d##*/}/$p")
+	done
+done
 while IFS= read -r f; do
 	n=${f#"$PATCHDIR"/}
 	printf '%s\n' "${all[@]}" | grep -qxF "$n" ||

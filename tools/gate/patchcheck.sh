@@ -8,14 +8,14 @@
 #
 #   checkpatch   scripts/checkpatch.pl --strict on the patch mail
 #   KUnit        every suite present at that point passes (UML, kunit.sh)
-#   gcc y, gcc m x86_64 W=1 builds of block/ (buildcheck.sh): BFQ =y with
-#                the tests off (the objects are kept for bloat-o-meter), and
-#                BFQ =m with its tests: no warning the previous step did
-#                not have
+#   gcc y, gcc tests
+#                x86_64 W=1 builds of block/ (buildcheck.sh): the tests
+#                off (the objects are kept for bloat-o-meter), and every
+#                suite built in: no warning the previous step did not have
 #   clang        BFQ =y with the tests, with a Debian clang meeting the
 #                base's minimum LLVM version; "n/a" with the reason when
 #                there is none
-#   sparse       C=1 on every object the patch makes the =m build rebuild
+#   sparse       C=1 on every object the patch makes the tests build rebuild
 #   kernel-doc   scripts/kernel-doc -none (-Wall where supported) on the
 #                .c/.h files the patch changes: no new warnings
 #   SoB          a Signed-off-by: equal to From:
@@ -32,7 +32,7 @@
 # PATCHES=5-7): their rows of the table, builds compared from the patch
 # before N.  Interrupted (INT, TERM), it stops its background builds and
 # waits for them before it checks the branch out again.
-# PATCHCHECK_LIGHT=1 leaves out the x86_64 builds (gcc y, gcc m, clang,
+# PATCHCHECK_LIGHT=1 leaves out the x86_64 builds (gcc y, gcc tests, clang,
 # sparse) and runs KUnit at the last patch only: the light pass the
 # default 'make check' gives the LTS series (BASE=lts make check runs the
 # whole table there).
@@ -208,7 +208,7 @@ for i in "${!pfiles[@]}"; do
 done
 
 # --- builds: the base, then each patch -------------------------------------
-modes=(y m clang)
+modes=(y t clang)
 light=${PATCHCHECK_LIGHT:-0}
 [ "$light" = 0 ] || modes=()
 declare -A skip=()
@@ -310,6 +310,7 @@ for i in "${!commits[@]}"; do
 
 	for m in "${modes[@]}"; do
 		col="gcc $m"
+		[ "$m" != t ] || col="gcc tests"
 		[ "$m" != clang ] || col=clang
 		if [ -n "${skip[$m]:-}" ]; then
 			cell "$n" "$col" na "${skip[$m]}"
@@ -319,7 +320,7 @@ for i in "${!commits[@]}"; do
 		prev=$logdir/state/$m-$i
 		if [ ! -f "$cur.cc" ]; then
 			cell "$n" "$col" fail "build failed (see $logdir/build-$m-$n.err)"
-			[ "$m" != m ] || cell "$n" sparse fail "no build"
+			[ "$m" != t ] || cell "$n" sparse fail "no build"
 			continue
 		fi
 		if [ ! -f "$prev.cc" ]; then
@@ -337,9 +338,9 @@ for i in "${!commits[@]}"; do
 		else
 			cell "$n" "$col" ok
 		fi
-		if [ "$m" = m ] && [ -f "$cur.sparse-na" ]; then
+		if [ "$m" = t ] && [ -f "$cur.sparse-na" ]; then
 			cell "$n" sparse na "$(cat "$cur.sparse-na")"
-		elif [ "$m" = m ]; then
+		elif [ "$m" = t ]; then
 			new_lines "$prev.sparse" "$cur.sparse" >"$logdir/new-sparse-$n.txt"
 			if [ -s "$logdir/new-sparse-$n.txt" ]; then
 				cat "$logdir/new-sparse-$n.txt"
@@ -381,7 +382,7 @@ git -C "$wt" checkout -q "$branch"
 
 # --- the table ---------------------------------------------------------------
 cols=(checkpatch KUnit)
-[ ${#modes[@]} -eq 0 ] || cols+=("gcc y" "gcc m" clang sparse)
+[ ${#modes[@]} -eq 0 ] || cols+=("gcc y" "gcc tests" clang sparse)
 cols+=(kernel-doc SoB Fixes Link/Cc recipients)
 {
 	printf '| # | patch |'
