@@ -162,7 +162,7 @@ setup() {
 	[ "$rc" -eq 130 ]
 	# all three stopped while the tree was still at the base (detached),
 	# and nothing of them is left running
-	[ "$(sort "$F/stopped" | paste -sd,)" = "clang HEAD,m HEAD,y HEAD" ]
+	[ "$(sort "$F/stopped" | paste -sd,)" = "clang HEAD,t HEAD,y HEAD" ]
 	run ! pgrep -f "$F/tools/gate/buildcheck.sh"
 	[ "$(git -C "$k" rev-parse --abbrev-ref HEAD)" = master ]
 }

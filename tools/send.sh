@@ -10,8 +10,8 @@
 #      the cache's kernel repository, checked out in a worktree of the
 #      cache (send/<tag>-<name>-<thread>, reused from the run before when
 #      it has no uncommitted change): the thread is rebuilt on a scratch
-#      branch (b4/<name>-<thread>-wip) from its fork point (the base, or
-#      the tip of the thread before it), with the b4 cover commit of the
+#      branch (b4/<name>-<thread>-wip) from the base (each thread applies
+#      to the base alone: none needs another), with the b4 cover commit of the
 #      b4 branch (change-id, revision, history of sent revisions)
 #      replayed, then the thread's patches; the b4 branch moves there only
 #      once the thread is whole and its revision set (3.), so that a run
@@ -21,14 +21,10 @@
 #   2. each patch with the sender as author and Signed-off-by: the
 #      placeholder identity of patches/ is replaced, nothing else;
 #   3. b4 prep --force-revision N, N being the newest revision in
-#      MAINTAINERS-notes' revision log (or REV); an RFC thread (rfc,
-#      rfc-NAME: last in the series) forks from the base, has no
-#      prerequisite and gets the prefix RFC (b4 prep --set-prefixes);
-#      any other thread after the first gets the threads before it as
-#      prerequisites (b4 prep
-#      --edit-deps: "change-id: <theirs>:vN" each, in order, and
-#      "base-commit: <the base>"), which b4 writes into its cover letter
-#      as prerequisite-change-id: lines and checks with --check-deps;
+#      MAINTAINERS-notes' revision log (or REV); no thread has a
+#      prerequisite (b4 prep --edit-deps empties them); an RFC thread
+#      (rfc, rfc-NAME: last in the series) gets the prefix RFC (b4 prep
+#      --set-prefixes);
 #   4. the cover letter: patches/cover-letter-<thread>, the base, the
 #      thread's part of each revision's
 #      changelog and, when revision N-1 was recorded (b4 prep
@@ -118,8 +114,7 @@ mapfile -t commits < <(git -C "$repo" rev-list --reverse "$base..$BSK_BRANCH")
 pkg=$(git -C "$repo" log -1 --format=%b "$base" | sed -n 's/^Debian package \([^ ]* [^ ,]*\).*/\1/p')
 
 tmp=$(mktemp -d)
-stub=
-trap '{ [ -z "$stub" ] || kill "$stub" 2>/dev/null || true; }; rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 # git and b4 run as the sender.  The SMTP server only keeps b4 from its
 # web endpoint (which wants patatt signing even for -o): -o never sends.
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
@@ -131,8 +126,6 @@ marker='--- b4-submit-tracking ---'
 role="Signed-off-by: $BSK_NAME <$BSK_EMAIL>"
 
 i=0
-prereqs=()
-fork=$base
 for t in "${threads[@]}"; do
 	i=$((i + 1))
 	b4name=$sname-$t
@@ -141,40 +134,10 @@ for t in "${threads[@]}"; do
 	swt=$BSK_CACHE/send/$tag-$b4name
 	mine=()
 	for j in "${!tp[@]}"; do [ "${tp[j]%% *}" != "$t" ] || mine+=("${commits[j]}"); done
-	# An RFC thread (rfc, rfc-NAME; last in the series) applies to the
-	# base alone: it forks from the base, with no prerequisite, and goes
-	# out with the RFC prefix.
+	# An RFC thread (rfc, rfc-NAME; last in the series) goes out with
+	# the RFC prefix.
 	rfc=
-	deps=("${prereqs[@]}")
-	if is_rfc_thread "$t"; then
-		rfc=RFC
-		fork=$base
-		deps=()
-	fi
-
-	# b4 prep -c and b4 send expand each prerequisite into
-	# prerequisite-patch-id: lines by asking the archive for its
-	# change-id, which has the threads before only once they are sent
-	# (b4 0.14 to 0.16 fail on a revision the archive has not).  It asks tools/lib/lore-stub.py on 127.0.0.1
-	# instead, serving the mails of this run: the threads before, as the
-	# archive will have them.
-	export GIT_CONFIG_COUNT=4
-	# (the last thread's stand-in, stopped: a thread without
-	# prerequisites starts none)
-	[ -z "${stub:-}" ] || kill "$stub" 2>/dev/null || true
-	stub=
-	if [ "${#deps[@]}" -gt 0 ]; then
-		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		python3 "$BSK_TOP/tools/lib/lore-stub.py" "$port" "$out" 2>"$tmp/lore.log" &
-		stub=$!
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			python3 -c "import socket; socket.create_connection(('127.0.0.1', $port)).close()" 2>/dev/null && break
-			sleep 0.3
-		done
-		export GIT_CONFIG_COUNT=6 GIT_CONFIG_KEY_4=b4.midmask "GIT_CONFIG_VALUE_4=http://127.0.0.1:$port/all/%s" \
-			GIT_CONFIG_KEY_5=b4.searchmask "GIT_CONFIG_VALUE_5=http://127.0.0.1:$port/all/?x=m&q=%s" \
-			NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
-	fi
+	! is_rfc_thread "$t" || rfc=RFC
 
 	# 1. The branch, with the cover commit of the revisions before.
 	cover_commit=
@@ -189,16 +152,16 @@ for t in "${threads[@]}"; do
 	if [ -d "$swt" ] && [ "$(git -C "$swt" rev-parse --show-toplevel 2>/dev/null)" -ef "$swt" ] &&
 		[ "$(git -C "$swt" rev-parse --path-format=absolute --git-common-dir)" -ef \
 			"$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir)" ]; then
-		# The worktree of the last run, reused: checking out the fork
-		# point rewrites the files that differ, not the whole kernel
+		# The worktree of the last run, reused: checking out the base
+		# rewrites the files that differ, not the whole kernel
 		# (a new checkout is about 30 s of disk, more beside a build).
 		git -C "$swt" cherry-pick --quit 2>/dev/null || true
-		git -C "$swt" checkout -q --detach "$fork" ||
-			die "checking out $fork in $swt failed"
+		git -C "$swt" checkout -q --detach "$base" ||
+			die "checking out $base in $swt failed"
 	else
 		rm -rf "$swt"
 		mkdir -p "$(dirname "$swt")"
-		git -C "$repo" worktree add -q --detach "$swt" "$fork"
+		git -C "$repo" worktree add -q --detach "$swt" "$base"
 	fi
 	# Without a cover commit there is no change-id to lose: b4 enrolls the
 	# b4 branch itself (and names the change-id after it).
@@ -208,7 +171,7 @@ for t in "${threads[@]}"; do
 	if [ -n "$cover_commit" ]; then
 		git -C "$swt" cherry-pick --allow-empty --keep-redundant-commits "$cover_commit" >/dev/null
 	else
-		(cd "$swt" && b4 -q prep -e "$fork" >/dev/null 2>&1) || die "b4 prep -e $fork failed in $swt"
+		(cd "$swt" && b4 -q prep -e "$base" >/dev/null 2>&1) || die "b4 prep -e $base failed in $swt"
 	fi
 
 	# 2. The patches, authored and signed off by the sender.
@@ -239,10 +202,8 @@ for t in "${threads[@]}"; do
 	[ -n "$changeid" ] || die "b4 prep --show-info in $swt names no change-id"
 	trev=$(sed -n 's/^revision: //p' <<<"$shown")
 	[[ $trev =~ ^[1-9][0-9]*$ ]] || die "b4 prep --show-info in $swt names no revision"
-	# The threads before this one, as b4 prerequisites.
-	{
-		[ "${#deps[@]}" -eq 0 ] || printf '%s\n' "${deps[@]}" "base-commit: $base"
-	} >"$tmp/deps"
+	# No prerequisites (a revision of before v4 may have had some).
+	: >"$tmp/deps"
 	EDITOR="cp $tmp/deps" b4 -q prep --edit-deps >/dev/null 2>&1 ||
 		die "b4 prep --edit-deps failed in $swt"
 	# The thread is whole, its cover commit carries the change-id: only
@@ -301,12 +262,8 @@ for t in "${threads[@]}"; do
 	mkdir -p "$tout"
 	b4 -q send --no-sign --not-me-too -o "$tout" >"$tmp/send.log" 2>&1 ||
 		die "b4 send -o failed for thread $t: $(tail -n 1 "$tmp/send.log")"
-	grep -q '^prerequisite-patch-id: ' "$(find "$tout" -name '*.eml' | sort | head -n 1)" || [ "${#deps[@]}" -eq 0 ] ||
-		die "b4 send -o wrote thread $t without the prerequisite-patch-id: lines of the threads before it: $(grep -m 1 -i 'nothing known\|error' "$tmp/send.log" || tail -n 1 "$tmp/send.log")"
 	cd - >/dev/null
 	info "thread $t: $(find "$tout" -maxdepth 1 -name '*.eml' | wc -l) mails in $tout, change-id $changeid (nothing was sent)"
-	prereqs+=("change-id: $changeid:v$trev")
-	fork=$(git -C "$repo" rev-parse "${mine[-1]}")
 done
 
 # The reports: plain mails, not patches (b4 sends series only).
@@ -340,4 +297,28 @@ for r in "$BSK_TOP"/patches/report-*; do
 	} >"$out/$rn.eml"
 	info "report $rn: $out/$rn.eml, To: $to (nothing was sent)"
 done
+# The blktests thread (patches/blktests/series): a mail per patch, from
+# the sender, to the To:/Cc: lines that end patches/blktests/cover-letter;
+# its cover letter goes below the "---" of a single patch, else as 0/N.
+bts=$BSK_TOP/patches/blktests/series
+if [ -f "$bts" ]; then
+	bc=$BSK_TOP/patches/blktests/cover-letter
+	[ -f "$bc" ] || die "$bc is missing"
+	to=$(sed -n 's/^To: //p' "$bc" | paste -sd, | sed 's/,/, /g')
+	cc=$(sed -n 's/^Cc: //p' "$bc" | paste -sd, | sed 's/,/, /g')
+	[ -n "$to" ] || die "$bc ends with no To: line"
+	sed '/^\(To\|Cc\): /d' "$bc" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$tmp/btcover"
+	mapfile -t bps < <(series_patches "$bts")
+	[ "${#bps[@]}" -eq 1 ] || die "$bts: make send writes a blktests thread of one patch (it lists ${#bps[@]})"
+	bo=$out/blktests
+	mkdir -p "$bo"
+	awk -v me="$name <$email>" -v role="$BSK_NAME <$BSK_EMAIL>" -v to="$to" -v cc="$cc" -v cover="$tmp/btcover" '
+		NR == 1 && /^From [0-9a-f]+ / { next }
+		!hdr && $0 == "From: " role { print "From: " me; print "To: " to; if (cc != "") print "Cc: " cc; next }
+		!hdr && /^$/ { hdr = 1 }
+		$0 == "Signed-off-by: " role { print "Signed-off-by: " me; next }
+		$0 == "---" && !done { print; while ((getline l < cover) > 0) print l; print ""; done = 1; next }
+		{ print }' "$BSK_TOP/patches/blktests/${bps[0]}" >"$bo/0001-${bps[0]%.patch}.eml"
+	info "thread blktests: 1 mail in $bo, To: $to (nothing was sent)"
+fi
 printf '%s\n' "$out"

@@ -98,7 +98,7 @@ configure() {
 	m) grep -qx 'CONFIG_KUNIT=m' "$out/.config" || die "$out/.config ($kind) lost CONFIG_KUNIT=m" ;;
 	y) grep -qx 'CONFIG_KUNIT=y' "$out/.config" || die "$out/.config ($kind) lost CONFIG_KUNIT=y" ;;
 	esac
-	! grep -Eq '^CONFIG_(BLK|BFQ)_KUNIT_TEST=y' "$out/.config" || die "$out/.config ($kind, KUnit $kunit) builds the block tests"
+	! grep -Eq '^CONFIG_(ELEVATOR|BLK_MQ|BFQ)_KUNIT_TEST=y' "$out/.config" || die "$out/.config ($kind, KUnit $kunit) builds the block tests"
 }
 
 # disasm OBJ: objdump -d with the addresses out, so that code moved

@@ -7,20 +7,16 @@
 #
 #   1. send.sh writes one thread per "# thread" section of the series,
 #      each with a cover letter and one mail per patch;
-#   2. the fixes git am onto the base, each alone too; the next thread
-#      on top of them gives the tree of the applied series;
+#   2. each thread git am onto the base alone, each fix alone too, and
+#      the threads in order give the tree of the applied series;
 #   3. every patch is from the sender and signed off by the sender, and
 #      no From/To/Cc header or Signed-off-by names an .invalid address
 #      (the placeholder identity of patches/ is gone);
-#   4. the cover letters name the base, each after the first names the
-#      threads before it as b4 prerequisites (prerequisite-change-id:
-#      <their change-id>:v1, and the base as base-commit), but an RFC
-#      thread (rfc, rfc-NAME), whose mails carry the RFC prefix and apply
-#      to the base alone, and the for-next one Cc:s the KUnit lists; each
-#      report of patches/ is a mail from the sender to its maintainers;
+#   4. the cover letters name the base and no prerequisite (no thread
+#      needs another); an RFC thread's (rfc, rfc-NAME) mails carry the RFC
+#      prefix, and the for-next one Cc:s the KUnit lists; each report of
+#      patches/ is a mail from the sender to its maintainers;
 #   5. v1 recorded as sent (b4 prep --manual-reroll, as after sending),
-#      b4 prep --check-deps finds each thread's prerequisites in the
-#      archive and applies them and the thread to the base,
 #      a second run as v2 keeps each thread's change-id and its cover
 #      letter carries the v2 changelog and b4 prep --compare-to v1's
 #      range-diff;
@@ -115,7 +111,8 @@ done
 result "make send wrote ${#threads[@]} threads (${threads[*]}), each a cover letter and its patches (one mail for one patch)" \
 	"$([ "$rc" -eq 0 ] && [ "$out" = "$tmp/v1" ] && [ "$bad" -eq 0 ]; echo $?)"
 
-# 2. git am: the fixes alone, then each thread after the ones before.
+# 2. git am: each thread onto the base alone, each fix alone, then the
+# threads in order.
 git -C "$repo" worktree add -q --detach "$tmp/am" "$base"
 mapfile -t fixes < <(thread_patches "${threads[0]}" 1 "$tmp/v1")
 bad=0
@@ -128,6 +125,19 @@ for m in "${fixes[@]}"; do
 done
 result "each patch of the ${threads[0]} thread applies to $base alone (${#fixes[@]}, $bad not)" \
 	"$([ "${#fixes[@]}" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?)"
+bad=0
+i=0
+for t in "${threads[@]}"; do
+	i=$((i + 1))
+	mapfile -t ms < <(thread_patches "$t" "$i" "$tmp/v1")
+	git -C "$tmp/am" checkout -q --detach "$base"
+	if [ "${#ms[@]}" -eq 0 ] || ! bsk_git -C "$tmp/am" am -q "${ms[@]}" >"$tmp/am.log" 2>&1; then
+		cat "$tmp/am.log"
+		git -C "$tmp/am" am --abort 2>/dev/null
+		bad=$((bad + 1))
+	fi
+done
+result "each thread applies to $base alone (${#threads[@]}, $bad not)" "$bad"
 git -C "$tmp/am" checkout -q --detach "$base"
 rc=0
 i=0
@@ -172,15 +182,12 @@ for t in "${threads[@]}"; do
 	i=$((i + 1))
 	c=$(thread_mails "$t" "$i" "$tmp/v1" | head -n 1)
 	grep -q "^Base: $tag" "$c" || rc=1
-	# b4's footer: the threads before, in order (none for an RFC
-	# thread), and the base
-	exp="${want[*]}"
-	! is_rfc_thread "$t" || exp=
-	[ "$(sed -n 's/^prerequisite-change-id: //p' "$c" | paste -sd' ')" = "$exp" ] || rc=1
+	# b4's footer: no prerequisite, and the base
+	! grep -q '^prerequisite-' "$c" || rc=1
 	[ "$i" -eq 1 ] || grep -qx "base-commit: $base_sha" "$c" || rc=1
 	want+=("$(sed -n 's/^change-id: //p' "$c"):v1")
 done
-result "each cover letter names the base ($tag) and the threads before it as b4 prerequisites (an RFC thread none)" \
+result "each cover letter names the base ($tag) and no prerequisite" \
 	"$([ "${#want[@]}" -eq "${#threads[@]}" ] && [ "$rc" -eq 0 ]; echo $?)"
 # An RFC thread: every mail's subject says RFC, and its patches apply to
 # the base alone, together.
@@ -221,6 +228,27 @@ for r in "$BSK_TOP"/patches/report-*; do
 		[ "$(sed '1,/^$/d' "$m" | head -n 3)" = "$(sed '1,/^$/d' "$r" | head -n 3)" ]; } || rc=1
 done
 result "each report in patches/ ($nrep) is a mail from the sender to the maintainers of its files" "$rc"
+# The blktests thread: from the sender, to blktests' maintainer and
+# linux-block, and it applies to the blktests tree.
+if [ -f "$BSK_TOP/patches/blktests/series" ]; then
+	rc=0
+	bt=$(find "$tmp/v1/blktests" -name '*.eml' 2>/dev/null | head -n 1)
+	src=$(cd "$BSK_TOP/.." && pwd)/shared/blktests
+	if [ -z "$bt" ]; then
+		rc=1
+	else
+		h=$(header "$bt")
+		grep -qx "From: $me" <<<"$h" && grep -q '^To: .*@' <<<"$h" &&
+			grep -q '^Cc: .*linux-block@vger.kernel.org' <<<"$h" &&
+			grep -qx "Signed-off-by: $me" "$bt" || rc=1
+		if [ -d "$src" ]; then
+			mkdir -p "$tmp/bt"
+			tar -C "$src" --exclude=./.git -cf - . | tar -C "$tmp/bt" -xf -
+			(cd "$tmp/bt" && GIT_CEILING_DIRECTORIES=$tmp git apply --check "$bt") || rc=1
+		fi
+	fi
+	result "the blktests thread is a mail from the sender to its maintainer and linux-block, and applies to blktests" "$rc"
+fi
 
 # 5. v1 recorded as sent, then v2: the archive now holds v1's mails.
 cp -r "$tmp/v1" "$tmp/lore/"
@@ -236,21 +264,6 @@ for t in "${threads[@]}"; do
 	}
 done
 result "v1 recorded with b4 prep --manual-reroll in each thread's b4 branch" "$rc"
-# b4 prep --check-deps: every prerequisite found in the archive, and the
-# prerequisites' patches and the thread's apply to the base.  Its verdicts
-# are its last lines; a failed one is followed by its reason.
-rc=0
-for t in "${threads[@]:1}"; do
-	! is_rfc_thread "$t" || continue
-	(cd "$BSK_CACHE/send/$tag-$name-$t" && b4 prep --check-deps) >"$tmp/deps.log" 2>&1 || rc=1
-	v=$(sed -n '/^---$/,$p' "$tmp/deps.log")
-	if [ "$(grep -c "^[^ ]* change-id: " <<<"$v")" -eq 0 ] || [ "$(grep -cE "^[^ ]* base-commit: ($base|$base_sha)\$" <<<"$v")" -ne 1 ] ||
-		grep -q '^   - ' <<<"$v"; then
-		cat "$tmp/deps.log"
-		rc=1
-	fi
-done
-result "b4 prep --check-deps: each thread after the first (not an RFC thread) finds the threads before it in the archive and applies with them to $tag" "$rc"
 SEND_OUT=$tmp/v2 REV=2 BSK_SEND_NAME=$name "$BSK_TOP/tools/send.sh" >/dev/null 2>"$tmp/send2.err"
 rc=$?
 [ "$rc" -eq 0 ] || cat "$tmp/send2.err"
