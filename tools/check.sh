@@ -242,7 +242,7 @@ stage_quilt() {
 stage_patches() {
 	local what light t
 	if [ "$mode" = full ]; then
-		what="checkpatch, KUnit, W=1 gcc =y/=m and clang, sparse, kernel-doc, trailers, recipients"
+		what="checkpatch, KUnit, W=1 gcc (tests off, tests built) and clang, sparse, kernel-doc, trailers, recipients"
 		light=0
 	else
 		what="checkpatch, kernel-doc, trailers, KUnit at the last patch; BASE=$b make check runs the whole table"

@@ -298,7 +298,8 @@ for r in "$BSK_TOP"/patches/report-*; do
 	info "report $rn: $out/$rn.eml, To: $to (nothing was sent)"
 done
 # The blktests thread (patches/blktests/series): a mail per patch, from
-# the sender, to the To:/Cc: lines that end patches/blktests/cover-letter;
+# the sender (also the copyright holder of a new test), to the To:/Cc:
+# lines that end patches/blktests/cover-letter;
 # its cover letter goes below the "---" of a single patch, else as 0/N.
 bts=$BSK_TOP/patches/blktests/series
 if [ -f "$bts" ]; then
@@ -312,11 +313,13 @@ if [ -f "$bts" ]; then
 	[ "${#bps[@]}" -eq 1 ] || die "$bts: make send writes a blktests thread of one patch (it lists ${#bps[@]})"
 	bo=$out/blktests
 	mkdir -p "$bo"
-	awk -v me="$name <$email>" -v role="$BSK_NAME <$BSK_EMAIL>" -v to="$to" -v cc="$cc" -v cover="$tmp/btcover" '
+	awk -v me="$name <$email>" -v role="$BSK_NAME <$BSK_EMAIL>" -v rname="$BSK_NAME" -v sname="$name" \
+		-v to="$to" -v cc="$cc" -v cover="$tmp/btcover" '
 		NR == 1 && /^From [0-9a-f]+ / { next }
 		!hdr && $0 == "From: " role { print "From: " me; print "To: " to; if (cc != "") print "Cc: " cc; next }
 		!hdr && /^$/ { hdr = 1 }
 		$0 == "Signed-off-by: " role { print "Signed-off-by: " me; next }
+		/^\+# Copyright \(C\) [0-9]+ / && index($0, rname) { sub(rname, sname) }
 		$0 == "---" && !done { print; while ((getline l < cover) > 0) print l; print ""; done = 1; next }
 		{ print }' "$BSK_TOP/patches/blktests/${bps[0]}" >"$bo/0001-${bps[0]%.patch}.eml"
 	info "thread blktests: 1 mail in $bo, To: $to (nothing was sent)"
