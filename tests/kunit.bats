@@ -164,20 +164,20 @@ EOS
 	[[ "$output" == *"QEMU -nodefaults -accel kvm -accel hvf -accel tcg -smp 4"* ]]
 }
 
-@test "KUNIT_DEBUG=1: debug.config, own build dir; a sanitizer report in the kernel log fails the run" {
-	ok="5 0 0 0 0"
-	KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+# debug_mode MODE FRAGMENTS REPORT...: KUNIT_DEBUG=MODE adds FRAGMENTS and
+# its own build dir; a clean log passes, and each REPORT in it fails the run.
+debug_mode() {
+	local mode=$1 frags=$2 report ok="5 0 0 0 0"
+	shift 2
+	KUNIT_DEBUG=$mode FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"--kunitconfig=$TOP/configs/debug.config"* ]]
-	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-x86_64-debug"* ]]
+	[[ "$output" == *"$frags"* ]]
+	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-x86_64-${mode/1/debug}"* ]]
 	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
 	[ "${lines[-1]}" = "5 passed, 0 failed" ]
-	for report in "BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80" \
-		"UBSAN: shift-out-of-bounds in block/blk-mq.c:1234:5" \
-		"WARNING: possible circular locking dependency detected" \
-		"INFO: task kworker/0:1:12 blocked for more than 120 seconds."; do
-		KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+	for report in "$@"; do
+		KUNIT_DEBUG=$mode FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 $report
 " run "$TOP/tools/kunit.sh" "$K"
 		[ "$status" -ne 0 ]
@@ -186,23 +186,18 @@ $report
 	done
 }
 
+@test "KUNIT_DEBUG=1: debug.config, own build dir; a sanitizer report in the kernel log fails the run" {
+	debug_mode 1 "--kunitconfig=$TOP/configs/debug.config" \
+		"BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80" \
+		"UBSAN: shift-out-of-bounds in block/blk-mq.c:1234:5" \
+		"WARNING: possible circular locking dependency detected" \
+		"INFO: task kworker/0:1:12 blocked for more than 120 seconds."
+}
+
 @test "KUNIT_DEBUG=rt: debug.config and rt.config, own build dir; an atomic-sleep or wait-context report fails the run" {
-	ok="5 0 0 0 0"
-	KUNIT_DEBUG=rt FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
-" run "$TOP/tools/kunit.sh" "$K"
-	[ "$status" -eq 0 ]
-	[[ "$output" == *"--kunitconfig=$TOP/configs/debug.config --kunitconfig=$TOP/configs/rt.config"* ]]
-	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-x86_64-rt"* ]]
-	[ "${lines[-1]}" = "5 passed, 0 failed" ]
-	for report in "BUG: sleeping function called from invalid context at kernel/locking/spinlock_rt.c:48" \
-		"[ BUG: Invalid wait context ]"; do
-		KUNIT_DEBUG=rt FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
-$report
-" run "$TOP/tools/kunit.sh" "$K"
-		[ "$status" -ne 0 ]
-		[[ "$output" == *"$report"* ]]
-		[ "${lines[-1]}" = "5 passed, 1 failed" ]
-	done
+	debug_mode rt "--kunitconfig=$TOP/configs/debug.config --kunitconfig=$TOP/configs/rt.config" \
+		"BUG: sleeping function called from invalid context at kernel/locking/spinlock_rt.c:48" \
+		"[ BUG: Invalid wait context ]"
 }
 
 @test "KUNIT_DEBUG of another value: one error line" {

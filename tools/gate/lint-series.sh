@@ -29,11 +29,6 @@ problem() {
 	bad=1
 }
 
-mapfile -t listed < <(series_patches "$SERIES")
-[ ${#listed[@]} -gt 0 ] || problem "$SERIES lists no patches"
-for d in $(printf '%s\n' "${listed[@]}" | sort | uniq -d); do
-	problem "$SERIES lists $d more than once"
-done
 # check_mail NAME FILE: a git format-patch mail from the role identity,
 # signed off by it, with a diff.
 check_mail() {
@@ -44,14 +39,28 @@ check_mail() {
 	grep -qxF "Signed-off-by: $ident" "$f" || problem "$p: no 'Signed-off-by: $ident'"
 	grep -q '^diff --git ' "$f" || problem "$p: contains no diff"
 }
-for p in "${listed[@]}"; do
-	f=$PATCHDIR/$p
-	if [ ! -f "$f" ]; then
-		problem "$SERIES lists $p but $f does not exist"
-		continue
-	fi
-	check_mail "$p" "$f"
-done
+# check_series FILE DIR PREFIX: FILE lists its patches (in DIR) once
+# each, and each is a mail as above; they are added to "listed" as
+# PREFIX<name>.
+listed=()
+check_series() {
+	local s=$1 d=$2 pre=$3 p dup
+	local -a ps
+	mapfile -t ps < <(series_patches "$s")
+	[ ${#ps[@]} -gt 0 ] || problem "$s lists no patches"
+	for dup in $(printf '%s\n' "${ps[@]}" | sort | uniq -d); do
+		problem "$s lists $dup more than once"
+	done
+	for p in "${ps[@]}"; do
+		if [ -f "$d/$p" ]; then
+			check_mail "$pre$p" "$d/$p"
+		else
+			problem "$s lists $p but $d/$p does not exist"
+		fi
+		listed+=("$pre$p")
+	done
+}
+check_series "$SERIES" "$PATCHDIR" ""
 # An LTS series: a patch of its own must say below --- what differs from
 # mainline and why, and must not be a copy of the mainline patch.
 ver=$(series_version "$SERIES")
@@ -73,24 +82,12 @@ mapfile -t all < <(for s in "$(dirname "$SERIES")"/series "$(dirname "$SERIES")"
 done)
 # The series of their own in patches/ (patches/blktests/series), each
 # patch listed by its directory's name.
+n=${#listed[@]}
 for s in "$PATCHDIR"/*/series; do
-	[ -f "$s" ] || continue
-	d=${s%/series}
-	mapfile -t own < <(series_patches "$s")
-	[ ${#own[@]} -gt 0 ] || problem "$s lists no patches"
-	for dup in $(printf '%s\n' "${own[@]}" | sort | uniq -d); do
-		problem "$s lists $dup more than once"
-	done
-	for p in "${own[@]}"; do
-		f=$d/$p
-		if [ ! -f "$f" ]; then
-			problem "$s lists $p but $f does not exist"
-			continue
-		fi
-		check_mail "${d##*/}/$p" "$f"
-		all+=("${d##*/}/$p")
-	done
+	[ ! -f "$s" ] || check_series "$s" "${s%/series}" "$(basename "${s%/series}")/"
 done
+all+=("${listed[@]:$n}")
+listed=("${listed[@]:0:$n}")
 while IFS= read -r f; do
 	n=${f#"$PATCHDIR"/}
 	printf '%s\n' "${all[@]}" | grep -qxF "$n" ||
