@@ -97,3 +97,61 @@ EOS
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"not enough space"*"1 MiB free, 4096 MiB needed"* ]]
 }
+
+# An archive that has moved on: Debian offers linux-source-7.4 beside the
+# pinned 7.3; "download" serves a package whose tarball is $BATS_TEST_TMPDIR/tar.
+moved_archive() {
+	cat >"$BATS_TEST_TMPDIR/bin/apt-get" <<'EOS'
+#!/bin/sh
+case " $* " in
+*" indextargets"*) echo "deb Packages http://mirror.test/debian/ bookworm main" ;;
+*" update"*) ;;
+*" download "*)
+	for a; do pv=$a; done
+	echo "$pv" >>"$BATS_TEST_TMPDIR/downloads"
+	d=$BATS_TEST_TMPDIR/pkg
+	mkdir -p "$d/DEBIAN" "$d/usr/src"
+	printf 'Package: x\nVersion: 1\nArchitecture: all\nMaintainer: t <t@t>\nDescription: t\n' >"$d/DEBIAN/control"
+	cp "$BATS_TEST_TMPDIR/tar" "$d/usr/src/linux-source-7.3.tar.xz"
+	dpkg-deb -b "$d" x.deb >/dev/null ;;
+*) exit 1 ;;
+esac
+EOS
+	cat >"$BATS_TEST_TMPDIR/bin/apt-cache" <<'EOS'
+#!/bin/sh
+case " $* " in
+*" pkgnames "*) printf 'linux-source-7.3\nlinux-source-7.4\n' ;;
+*" show linux-source-7.4"*) printf 'Version: 7.4.1-1\n' ;;
+*" show linux-source-7.3"*) printf 'Version: 7.3.4-1~bpo13+1\n' ;;
+esac
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/bin/apt-get" "$BATS_TEST_TMPDIR/bin/apt-cache"
+	export BSK_KEYRING=$BATS_TEST_TMPDIR/keyring.gpg
+	touch "$BSK_KEYRING"
+	mkdir -p "$BATS_TEST_TMPDIR/t/linux"
+	printf 'VERSION = 7\nPATCHLEVEL = 3\nSUBLEVEL = 4\n' >"$BATS_TEST_TMPDIR/t/linux/Makefile"
+	tar -C "$BATS_TEST_TMPDIR/t" -cJf "$BATS_TEST_TMPDIR/tar" linux
+}
+
+@test "the base is the package the series pins, not Debian's newest" {
+	moved_archive
+	grep -q '^# base: linux-source-7.3 7.3.4-1~bpo13+1 sha256:' "$TOP/series"
+	run "$TOP/tools/env/base.sh" mainline
+	[ "$(cat "$BATS_TEST_TMPDIR/downloads")" = "linux-source-7.3=7.3.4-1~bpo13+1" ]
+}
+
+@test "a tarball without the pinned sha256: one error line, no tree" {
+	moved_archive
+	run ! "$TOP/tools/env/base.sh" mainline
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == *"linux-source-7.3.tar.xz does not have the sha256 series pins" ]]
+	[ ! -e "$BSK_CACHE/src/mainline" ]
+}
+
+@test "newest: a series that does not apply to Debian's newest linux-source is one failing line" {
+	moved_archive
+	run ! "$TOP/tools/gate/newest.sh" mainline
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "the series does not apply to Debian's newest linux-source-7.4 7.4.1-1 (block-bfq-"*"); the base stays pinned at linux-source-7.3 7.3.4-1~bpo13+1" ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/downloads")" = "linux-source-7.4=7.4.1-1" ]
+}

@@ -1,26 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# base.sh [mainline|lts] - fetch a Debian linux-source package into the cache
-# and turn it into a git tree with one commit, tagged vX.Y.Z.  Prints the
-# tree's path on stdout.  Nothing is installed system-wide: the package is
-# found through a private apt state under $BSK_CACHE/apt/<base>, whose
-# sources are derived at run time from the machine's own apt configuration and
-# whose signatures are checked against the Debian archive keyring.
+# base.sh [mainline|lts] - fetch the Debian linux-source package its series
+# is pinned to (its "# base: PACKAGE VERSION sha256:TARBALL" line) into the
+# cache and turn it into a git tree with one commit, tagged vX.Y.Z.  Prints
+# the tree's path on stdout.  Nothing is installed system-wide: the package
+# is found through a private apt state under $BSK_CACHE/apt/<base>, whose
+# sources are derived at run time from the machine's own apt configuration,
+# and the tarball must have the pinned checksum (docs/bases.md).
 #
-#   mainline  newest linux-source-X.Y in Debian unstable / stable-backports
-#   lts       linux-source-$BSK_LTS_SERIES (default 6.12) from the machine's suites
-#
-# The package lists are looked at again at most once a day
-# (BSK_BASE_MAX_AGE seconds); a newer package version gives a new tree
-# beside the old one.
+# base.sh --newest [mainline|lts]: "PACKAGE VERSION" of Debian's newest
+# linux-source for that base (the gate's newest stage), nothing fetched.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 # shellcheck source=../lib/apt.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 
+NEWEST=
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	[ "${1:-}" != --newest ] || { NEWEST=1; shift; }
 	BASE=${1:-${BASE:-mainline}}
 else
 	# sourced for its functions (tests): $1 is not ours
@@ -70,7 +69,15 @@ resolve_backports() {
 	BSK_MAINLINE_SUITES="unstable $cn" apt_update
 }
 
-# Newest "package version" for $BASE.
+# "package version sha256" the series of $BASE is pinned to.
+pinned() {
+	local s
+	s=$(bsk_series)
+	sed -n 's/^# base: \([^ ]*\) \([^ ]*\) sha256:\([0-9a-f]\{64\}\)$/\1 \2 \3/p' "$s" | grep . ||
+		die "$(basename "$s") has no '# base: PACKAGE VERSION sha256:TARBALL' line"
+}
+
+# Newest "package version" in Debian for $BASE.
 pick_package() {
 	local pkg ver
 	if [ "$BASE" = lts ]; then
@@ -100,7 +107,7 @@ kernel_version() {
 }
 
 extract() {
-	local pkg=$1 ver=$2 tmp tarball kv dest
+	local pkg=$1 ver=$2 sum=$3 tmp tarball kv dest
 	need_space 4096 "$SRC_DIR"
 	mkdir -p "$SRC_DIR"
 	tmp=$(mktemp -d "$SRC_DIR/.fetch.XXXXXX")
@@ -112,6 +119,8 @@ extract() {
 	dpkg-deb -x "$tmp"/*.deb "$tmp/deb"
 	tarball=$(find "$tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
 	[ -n "$tarball" ] || die "$pkg $ver has no linux-source tarball in /usr/src"
+	[ "$(sha256sum <"$tarball" | cut -d' ' -f1)" = "$sum" ] ||
+		die "$pkg $ver: $(basename "$tarball") does not have the sha256 $(basename "$(bsk_series)") pins"
 	mkdir "$tmp/linux"
 	info "extracting $(basename "$tarball")"
 	tar -xf "$tarball" -C "$tmp/linux" --strip-components=1
@@ -142,34 +151,30 @@ extract() {
 }
 
 main() {
-	local pv pkg ver cur
+	local pin pkg ver sum cur
 	command -v apt-get >/dev/null || die "apt-get not found: the Debian kernel bases need a Debian machine (or use KERNEL=/path/to/linux)"
 	[ -r "$KEYRING" ] || die "$KEYRING missing: apt-get install debian-archive-keyring"
+	pin=$(pinned) || exit 1
+	read -r pkg ver sum <<<"$pin"
 	cur=$SRC_DIR/$BASE
 	apt_opts
-	# Within a day of the last look at the package lists, reuse the tree
-	# without asking the mirror again (BSK_BASE_MAX_AGE=0 forces a look).
-	if [ -e "$cur/.git/bsk-package" ] && [ -f "$APT_DIR/update.log" ] &&
-	   [ $(( $(date +%s) - $(stat -c %Y "$APT_DIR/update.log") )) -lt "${BSK_BASE_MAX_AGE:-86400}" ]; then
-		info "base $BASE: $(cat "$cur/.git/bsk-package") (cached, tag $(git -C "$cur" describe --tags --abbrev=0))"
-		readlink -f "$cur"
-		return 0
-	fi
-	if ! apt_update || ! resolve_backports || ! pv=$(pick_package); then
-		if [ -e "$cur/.git/bsk-package" ]; then
-			info "package lists unavailable; reusing $(cat "$cur/.git/bsk-package") in $cur"
-			readlink -f "$cur"
-			return 0
+	if [ -n "$NEWEST" ]; then
+		if ! { apt_update && resolve_backports && pick_package; }; then
+			die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
 		fi
-		die "cannot find a linux-source package for BASE=$BASE through the private apt state (see $APT_DIR/update.log)"
+		return
 	fi
-	read -r pkg ver <<<"$pv"
 	if [ -e "$cur/.git/bsk-package" ] && [ "$(cat "$cur/.git/bsk-package")" = "$pkg $ver" ]; then
 		info "base $BASE: $pkg $ver (cached, tag $(git -C "$cur" describe --tags --abbrev=0))"
 		readlink -f "$cur"
 		return 0
 	fi
-	extract "$pkg" "$ver"
+	if ! { apt_update && resolve_backports; }; then
+		die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
+	fi
+	apt-cache "${APT_OPTS[@]}" show "$pkg=$ver" >/dev/null 2>&1 ||
+		die "$pkg $ver, the pinned base, is no longer in Debian's archive: move the pin (docs/bases.md)"
+	extract "$pkg" "$ver" "$sum"
 	info "base $BASE: $pkg $ver -> $(readlink -f "$cur") (tag $(git -C "$cur" describe --tags --abbrev=0))"
 	readlink -f "$cur"
 }
