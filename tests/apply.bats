@@ -280,3 +280,51 @@ A note for reviewers.\
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"has commits that are not in patches/"* ]]
 }
+
+# README's "Change a patch and retest" block, run as printed in a clone of
+# the fake series: the edit comment becomes an amended commit, and
+# `make kunit` is not this test's (no kernel to build).
+@test "README's edit loop runs twice as printed, each round exported" {
+	cp "$TOP/Makefile" "$T/"
+	ln -s "$TOP/tools" "$T/tools"
+	git -C "$T" init -q && git -C "$T" add -A && git -C "$T" commit -q -m series
+	loop=$(sed -n '/^## Change a patch and retest/,/^## /p' "$TOP/README.md" | sed -n '/^```sh$/,/^```$/p' | sed '1d;$d')
+	[[ $loop == *"make refresh && git diff patches/"* ]]
+	# the worktree of KERNEL= instead of the Debian base's
+	read -r _ wt _ < <("$TOP/tools/env/tree.sh")
+	loop=${loop//\~\/.cache\/blk-sched-kunit\/work\/v7.3.4/$wt}
+	loop=${loop//make kunit/true}
+	for n in 3 4; do
+		edit="sed -i 's/^line $n\$/line $n edited/' block/bfq-iosched.c && git commit -qa --amend --no-edit"
+		run env BSK_TOP="$T" bash -ec "cd '$T'; $(awk -v e="$edit" '/^# edit/ { $0 = e } 1' <<<"$loop")"
+		[ "$status" -eq 0 ] || { echo "round $n: $output"; false; }
+		grep -q "^+line $n edited" "$T/patches/block-bfq-second-change.patch"
+	done
+	grep -q '^+line 3 edited' "$T/patches/block-bfq-second-change.patch"
+	# an edit of the user's own is still refused, and kept
+	echo "# mine" >>"$T/patches/block-bfq-first-change.patch"
+	BSK_TOP=$T run ! "$TOP/tools/refresh.sh" "$T/series"
+	[[ "$output" == *"uncommitted edits refresh did not write (patches/block-bfq-first-change.patch)"* ]]
+	tail -n 1 "$T/patches/block-bfq-first-change.patch" | grep -qx '# mine'
+}
+
+@test "make clean takes out of KERNEL= what the tools added, keeps b4's change-ids, and refuses to lose work" {
+	before=$(git -C "$K" for-each-ref --format='%(refname)')
+	run "$TOP/tools/apply.sh" "$T/series"
+	wt=${lines[-1]}
+	git -C "$K" branch -q b4/blk-sched-kunit-for-next
+	git -C "$K" branch -q b4/blk-sched-kunit-for-next-wip
+	git -C "$K" tag sent/blk-sched-kunit-for-next-v1
+	# unexported work in the worktree: nothing is removed
+	git -C "$wt" commit -q --allow-empty -m "my work"
+	run ! "$TOP/tools/clean.sh"
+	[[ "$output" == *"has commits that are not in patches/"* ]]
+	[ -d "$wt" ]
+	git -C "$wt" reset -q --hard HEAD~1
+	run "$TOP/tools/clean.sh"
+	[ "$status" -eq 0 ]
+	[ ! -e "$wt" ]
+	[ "$(git -C "$K" worktree list | wc -l)" -eq 1 ]
+	[ "$(git -C "$K" for-each-ref --format='%(refname)' | grep -vx -F "$before")" = "$(printf 'refs/heads/b4/blk-sched-kunit-for-next\nrefs/tags/sent/blk-sched-kunit-for-next-v1')" ]
+	[[ "$output" == *"kept (change-ids and what was sent, for b4's next revision): b4/blk-sched-kunit-for-next sent/blk-sched-kunit-for-next-v1"* ]]
+}

@@ -6,7 +6,8 @@
 # (no numbers: the order lives in SERIES).  The series' comment lines (the
 # leading block, the "# thread" markers) stay before the N-th patch they
 # preceded, and the cover letters are kept.  Refuses while patches/ or SERIES has
-# uncommitted edits, so nothing of the user's is overwritten.
+# uncommitted edits other than its own last export, so nothing of the
+# user's is overwritten and the edit loop can run again and again.
 #
 # A mail's note below its "---" (which git am drops) is kept from the file
 # it replaces.
@@ -24,10 +25,19 @@ SERIES=${1:-${SERIES:-$(bsk_series)}}
 PATCHDIR=$(dirname "$SERIES")/patches
 
 sdir=$(dirname "$SERIES")
-if git -C "$sdir" rev-parse --git-dir >/dev/null 2>&1 &&
-   [ -n "$(git -C "$sdir" status --porcelain -- patches "$(basename "$SERIES")")" ]; then
-	die "patches/ or $(basename "$SERIES") has uncommitted edits; commit or stash them first"
-fi
+# "path blob" per uncommitted file of patches/ and SERIES ("-" if deleted).
+# After an export it is kept in the cache: those edits are ours.
+edits() {
+	git -C "$sdir" rev-parse --git-dir >/dev/null 2>&1 || return 0
+	git -C "$sdir" status --porcelain -uall -- patches "$(basename "$SERIES")" | cut -c4- |
+		while read -r f; do
+			printf '%s %s\n' "$f" "$(git -C "$sdir" hash-object "$f" 2>/dev/null || echo -)"
+		done | sort
+}
+ours=$BSK_CACHE/refresh/$(realpath "$SERIES" | sha1sum | cut -c1-16)
+mine=$(edits | comm -23 - <(cat "$ours" 2>/dev/null || true))
+[ -z "$mine" ] ||
+	die "patches/ or $(basename "$SERIES") has uncommitted edits refresh did not write (${mine%% *}); commit or stash them first"
 
 read -r _ wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 [ -n "${base:-}" ] || exit 1
@@ -142,4 +152,6 @@ mv "$tmp/series" "$SERIES"
 gitdir=$(git -C "$wt" rev-parse --absolute-git-dir)
 git -C "$wt" rev-parse HEAD >"$gitdir/bsk-applied"
 rm -f "$gitdir/bsk-fingerprint"
+mkdir -p "$(dirname "$ours")"
+edits >"$ours"
 info "exported ${#names[@]} patches from $wt to $PATCHDIR"

@@ -36,7 +36,8 @@
 # Then each report in patches/report-<name> (a mail that is not a patch:
 # "Subject:" and "Files:" lines, a blank line, the text) as
 # SEND_OUT/report-<name>.eml, from the sender, To the maintainers and Cc
-# the lists get_maintainer.pl names for its Files.
+# the lists get_maintainer.pl names for its Files; a report whose first
+# line is "Draft: why" is not written.
 #
 #   FROM='Name <addr>'  the sender (default: git config user.name/email)
 #   SEND_OUT=dir        where the mails go (default results/outgoing/<tag>-vN,
@@ -148,7 +149,6 @@ for t in "${threads[@]}"; do
 		[ -z "$(git -C "$swt" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
 			die "$swt has uncommitted changes; commit or discard them first"
 	fi
-	git -C "$repo" worktree prune
 	if [ -d "$swt" ] && [ "$(git -C "$swt" rev-parse --show-toplevel 2>/dev/null)" -ef "$swt" ] &&
 		[ "$(git -C "$swt" rev-parse --path-format=absolute --git-common-dir)" -ef \
 			"$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir)" ]; then
@@ -161,7 +161,9 @@ for t in "${threads[@]}"; do
 	else
 		rm -rf "$swt"
 		mkdir -p "$(dirname "$swt")"
-		git -C "$repo" worktree add -q --detach "$swt" "$base"
+		# -f: the path may still be registered, its directory gone (no
+		# prune: the other worktrees of the user's repository are theirs)
+		git -C "$repo" worktree add -f -q --detach "$swt" "$base"
 	fi
 	# Without a cover commit there is no change-id to lose: b4 enrolls the
 	# b4 branch itself (and names the change-id after it).
@@ -270,6 +272,11 @@ done
 for r in "$BSK_TOP"/patches/report-*; do
 	[ -f "$r" ] || continue
 	rn=${r##*/}
+	# a first line "Draft: why" keeps a report in the tree, unsent
+	if [ "$(head -c 7 "$r")" = "Draft: " ]; then
+		info "report $rn: a draft, not written ($(head -n 1 "$r" | cut -c8-))"
+		continue
+	fi
 	subj=$(sed -n '1,/^$/s/^Subject: //p' "$r")
 	read -r -a files <<<"$(sed -n '1,/^$/s/^Files: //p' "$r")"
 	{ [ -n "$subj" ] && [ "${#files[@]}" -gt 0 ] && [ "$(sed -n '1,/^$/p' "$r" | grep -c '^Subject: ')" -eq 1 ] &&

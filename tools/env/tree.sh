@@ -8,9 +8,9 @@
 # series is applied, BASEREF the commit or tag the series goes on.
 #
 #   BASE=mainline|lts    Debian base fetched by base.sh (default mainline)
-#   KERNEL=/path         the user's own kernel git tree instead; it is never
-#                        modified: the series goes into a worktree on a new
-#                        branch made from KERNEL_BASE (default HEAD)
+#   KERNEL=/path         the user's own kernel git tree instead; its checkout
+#                        is left alone: the series goes into a worktree on a
+#                        new branch made from KERNEL_BASE (default HEAD)
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
