@@ -16,7 +16,7 @@ setup() {
 # icount-raw/icount.csv must be DIR's own (the day is the one it states).
 reads() {
 	local day
-	day=$(grep -o 'Produced by `make bench ICOUNT=1` ([0-9-]*)' "$1/icount.md" | grep -oE '[0-9]{4}-[0-9-]+')
+	day=$(grep -o "Produced by \`make bench ICOUNT=1 S='$2'\` ([0-9-]*)" "$1/icount.md" | grep -oE '[0-9]{4}-[0-9-]+')
 	[ -n "$day" ]
 	raw=$1/icount-raw scen=$2 count=$3
 	# shellcheck source=../tools/lib/icount.sh

@@ -17,7 +17,8 @@
 #   ICOUNT_COUNT=60000  4 KiB I/Os per figure (S4: the two fio runs of
 #                       each figure do COUNT/8 and 3*COUNT/8 units; S6:
 #                       COUNT/4 I/Os counted in the steady state)
-#   ICOUNT_OUT=dir      results (default results/bench; committed)
+#   ICOUNT_OUT=dir      results (default: a new run directory in the cache;
+#                       make promote commits one)
 #   ICOUNT_PROFILE=1    also a function profile (self instructions) of each
 #                       scheduler on S1's path on the base kernel with
 #                       configs/profile.config: ICOUNT_OUT/icount-profile.md
@@ -57,7 +58,7 @@ scen=${S:-S1 S6}
 for x in $scen; do
 	case $x in S1 | S4 | S5 | S6) ;; *) die "S=$S: ICOUNT=1 counts S1, S4, S5 and S6 (a list, e.g. S='S1 S6')" ;; esac
 done
-out=${ICOUNT_OUT:-$BSK_TOP/results/bench}
+out=${ICOUNT_OUT:-$(run_dir icount)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 profile=${ICOUNT_PROFILE:-0}
@@ -213,5 +214,6 @@ if [ "$profile" = 1 ]; then
 fi
 
 info "results in $out (icount.csv, icount.md, icount.png, icount-raw/); $((SECONDS - T0))s"
+info "to commit them: make promote RUN=$out TO=results/bench/<name>"
 cat "$out/icount.md"
 [ -z "$bad" ] || die "the repeat disagrees by more than 0.2%: $bad"

@@ -9,7 +9,8 @@
 #
 #   S=S1 ... S6      scenarios (default: all that the guest script has)
 #   RUNS=3           runs per figure (median, min, max)
-#   BENCH_OUT=dir    results (default results/bench; committed)
+#   BENCH_OUT=dir    results (default: a new run directory in the cache;
+#                    make promote commits one)
 #   BENCH_RUN=0      no builds or runs: summary, table and plots again
 #                    from raw/ and the guest kernels already built
 #   ICOUNT=1         instructions per I/O under QEMU icount instead, the
@@ -46,7 +47,7 @@ for s in "${want[@]}"; do
 done
 runs=${RUNS:-3}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS=$runs is not a positive number"
-out=${BENCH_OUT:-$BSK_TOP/results/bench}
+out=${BENCH_OUT:-$(run_dir bench)}
 mkdir -p "$out/raw"
 out=$(cd "$out" && pwd)
 
@@ -211,4 +212,5 @@ vm=$(dirname "${img[base]}")
 } >"$out/summary.md"
 
 info "results in $out (summary.csv, summary.md, <S>.png, raw/); $((SECONDS - T0))s"
+info "to commit them: make promote RUN=$out TO=results/bench"
 column -s, -t <"$out/summary.csv"

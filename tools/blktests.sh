@@ -17,9 +17,8 @@
 #   BLKTESTS_TIMEOUT=10 seconds of fio per timed test (blktests' TIMEOUT;
 #                       every test runs: not QUICK_RUN, which leaves out
 #                       the ones marked neither quick nor timed)
-#   BLKTESTS_OUT=dir    results (default results/blktests, committed, for
-#                       the block group; other tests: the cache's
-#                       blktests/out)
+#   BLKTESTS_OUT=dir    results (default: a new run directory in the
+#                       cache; make promote commits one)
 #                       (a run with the zbd group gets a third, zoned,
 #                       scratch disk: below)
 #   BLKTESTS_BOOT_LIMIT=600
@@ -41,7 +40,7 @@
 # summary.md: each test on both kernels, and the reason blktests gives
 # for a failure or a skip (tools/lib/blktests.awk).  The series passes
 # when no test that passes on the base fails, skips or is absent on it.  Last line:
-# "N passed, N failed".
+# "N passed, N failed, N skipped".
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -82,11 +81,7 @@ done
 # TEST_DEVS, as its first line says
 scratch="/dev/scratch /dev/scratch-md"
 [ "$zoned" = 0 ] || scratch+=" /dev/scratch-zns"
-# The committed results are the whole block group's: a run of other
-# tests goes to the cache unless BLKTESTS_OUT says where.
-out=$BSK_TOP/results/blktests
-[ "${tests[*]}" = block ] || out=$BSK_CACHE/blktests/out
-out=${BLKTESTS_OUT:-$out}
+out=${BLKTESTS_OUT:-$(run_dir blktests)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
@@ -245,4 +240,5 @@ for k in "${have[@]:1}"; do
 		"$([ -z "$new" ]; echo $?)"
 done
 info "results in $out (summary.md, <kernel>.txt, <kernel>-dmesg.txt)"
+info "to commit them: make promote RUN=$out TO=results/blktests[/<name>]"
 results_end

@@ -12,7 +12,8 @@
 # lines with a branch never taken.
 #
 #   COVERAGE_OUT=dir  where coverage.info (lcov, those files only) and
-#                     summary.md (the table) go; default results/coverage
+#                     summary.md (the table) go; default a new run
+#                     directory in the cache
 #
 # Last line: "N passed, N failed", one check per function: passed when
 # every line ran and every branch was taken, or each gap is in
@@ -51,7 +52,7 @@ tree=$(cd "$tree" && pwd -P)
 	die "$tree is not the top of a git work tree (make coverage changes one file there for its build and restores it with git)"
 git -C "$tree" symbolic-ref -q HEAD >/dev/null ||
 	die "$tree is at a detached commit (a make check running there?); run make coverage on the applied branch"
-out=${COVERAGE_OUT:-$BSK_TOP/results/coverage}
+out=${COVERAGE_OUT:-$(run_dir coverage)}
 mkdir -p "$out"
 build=$BSK_CACHE/build/${BSK_BUILD_NAME:-$(basename "$tree")}-um-coverage
 
@@ -134,5 +135,6 @@ last=$(tail -n 1 "$out/summary.md")
 sed -i '$d' "$out/summary.md"
 cat "$out/summary.md"
 info "results in $out (summary.md, coverage.info; the run: $log, $llog)"
+info "to commit them: make promote RUN=$out TO=results/coverage"
 echo "$last"
 [ "$rc" -eq 0 ] && [[ $last == *" 0 failed" ]]

@@ -27,9 +27,9 @@
 #
 # Jobs, devices, kernels and LAVA's logs go to $BSK_CACHE/runs/<stamp>-lava;
 # a whole run of the default lines on QEMU, on the mainline base and
-# config, that passes writes its table to results/lava/summary.md
-# (LAVA_OUT=dir elsewhere).
-# Last line: "N passed, N failed" (each line's kunit.py cases, then per
+# config, that passes writes its table to a run directory of its own
+# (LAVA_OUT=dir elsewhere), which make promote can commit.
+# Last line: "N passed, N failed, N skipped" (each line's kunit.py cases, then per
 # line its job's validation and the case-for-case agreement).
 set -uo pipefail
 # shellcheck source=lib/common.sh
@@ -179,7 +179,7 @@ done
 if [ "$dtype" = qemu ] && [ "${#summary[@]}" -eq "${#rows[@]}" ] && [ -z "${LAVA_ROWS:-}" ] &&
 	[ "$BSK_FAILED" -eq "$failed0" ] && [ "${BASE:-mainline}" = mainline ] && [ -z "${KERNEL:-}" ] &&
 	[ -z "${KUNIT_DEBUG:-}" ]; then
-	out=${LAVA_OUT:-$BSK_TOP/results/lava}
+	out=${LAVA_OUT:-$(run_dir lava)}
 	mkdir -p "$out"
 	{
 		echo "# make lava: the suites as LAVA jobs on QEMU, against kunit.py"
@@ -194,6 +194,6 @@ if [ "$dtype" = qemu ] && [ "${#summary[@]}" -eq "${#rows[@]}" ] && [ -z "${LAVA
 		echo "|---|---|---|---|---|---|---|"
 		printf '%s\n' "${summary[@]}"
 	} >"$out/summary.md"
-	info "summary: $out/summary.md"
+	info "summary: $out/summary.md; to commit it: make promote RUN=$out TO=results/lava"
 fi
 results_end

@@ -16,8 +16,8 @@
 #   ICOUNT=1            QEMU -icount shift=0,sleep=off (1 ns per guest
 #                       instruction, device time as scsi_debug sets it),
 #                       two vCPUs; ICOUNT=0 plain TCG
-#   TRACE_OUT=dir       the results (default results/s3-trace/run-<date>;
-#                       must be empty or new)
+#   TRACE_OUT=dir       the results (default: a new run directory in the
+#                       cache; must be empty or new)
 #   SLOW_SECONDS=10     a pass is slow when the device was serialized
 #                       for this many seconds or more
 #   TRACE_RAW=dir       no boot: summarize the traces of an earlier run
@@ -61,7 +61,7 @@ slow_s=${SLOW_SECONDS:-10}
 if [ -n "${TRACE_RAW:-}" ]; then
 	[ -f "$TRACE_RAW/console.log" ] || die "TRACE_RAW=$TRACE_RAW has no console.log of an s3-trace run"
 fi
-out=${TRACE_OUT:-$BSK_TOP/results/s3-trace/run-$(date -u +%Y%m%d-%H%M%S)}
+out=${TRACE_OUT:-$(run_dir s3-trace)}
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	die "TRACE_OUT=$out is not empty; remove it or choose another"
 fi
@@ -152,4 +152,5 @@ rm -f "$out/passes.tmp"
 	echo "Serialized: seconds in which the device had 1.2 requests or fewer on average while requests were dispatched; slow: $slow_s or more such seconds (a fast pass's tail serializes for a few seconds once some readers have finished). Throughput idling: idle arms for a queue \"seeky 0 io_bound 1 short_ttime 1\" (the debug log). Per pass: <scheduler>-<pass>.timeline.tsv (one line per second) and .decisions.txt."
 } >"$out/summary.md"
 info "results in $out; $((SECONDS - T0)) s"
+info "to commit them: make promote RUN=$out TO=results/s3-trace/run"
 cat "$out/summary.md"

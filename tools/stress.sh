@@ -9,11 +9,15 @@
 # Guest side: tools/vm/stress.sh.
 #
 #   STRESS_SECONDS=300   how long each kernel is stressed
-#   STRESS_OUT=dir       results (default results/stress; committed)
+#   STRESS_OUT=dir       results (default: a new run directory in the cache;
+#                        make promote commits one)
 #   STRESS_FRAGMENTS="f ..."  more config fragments for the series kernel
 #                        ('make check' adds block/tests/.kunitconfig: the
 #                        kernel its KUnit x86_64 run booted; the suites do
 #                        not run again here, kunit.enable=0)
+#
+# stress.sh summary: STRESS_OUT/summary.json again from the <kernel>.json
+# files in STRESS_OUT, nothing built or run.
 #
 # Writes STRESS_OUT/summary.json (one object per kernel with the counts
 # scheduler_switches, affinity_flips, depth_changes, cpu_offlines,
@@ -22,19 +26,41 @@
 # when it has 0 splats, 0 verify errors, every kind of operation at least
 # once and every invalid BFQ tunable write refused; a splat of the base
 # is reported, not counted against the series.  Last line:
-# "N passed, N failed".
+# "N passed, N failed, N skipped".
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
+# write_summary OUT: OUT/summary.json, one object per kernel of OUT's
+# <kernel>.json files (each kernel's latest run, whichever ran); none:
+# no summary.json, and false.
+write_summary() {
+	local k js=()
+	for k in base series rfc tip; do
+		[ ! -s "$1/$k.json" ] || js+=("$1/$k.json")
+	done
+	rm -f "$1/summary.json"
+	if [ ${#js[@]} -eq 0 ]; then
+		info "no <kernel>.json in $1: no summary.json"
+		return 1
+	fi
+	jq -s 'map({(.kernel): del(.kernel)}) | add' "${js[@]}" >"$1/summary.json.new"
+	mv "$1/summary.json.new" "$1/summary.json"
+}
+
 kernels=("$@")
+if [ "${kernels[*]}" = summary ]; then
+	command -v jq >/dev/null || die "stress.sh summary needs jq"
+	write_summary "${STRESS_OUT:?stress.sh summary: STRESS_OUT= names the run}" || exit 1
+	exit 0
+fi
 [ ${#kernels[@]} -gt 0 ] || kernels=(base series)
 for k in "${kernels[@]}"; do
 	case $k in base|series|rfc|tip) ;; *) die "usage: stress.sh [base|series|rfc|tip...] (not '$k')" ;; esac
 done
 secs=${STRESS_SECONDS:-300}
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "STRESS_SECONDS=$secs is not a positive number"
-out=${STRESS_OUT:-$BSK_TOP/results/stress}
+out=${STRESS_OUT:-$(run_dir stress)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
@@ -82,8 +108,8 @@ for k in "${kernels[@]}"; do
 		"$([ "$(v bfq_invalid_writes)" -gt 0 ] && [ "$(v bfq_invalid_refused_unchanged)" -eq "$(v bfq_invalid_writes)" ]; echo $?)"
 done
 
-# One object per kernel, from every kernel's latest run.
-find "$out" -maxdepth 1 \( -name base.json -o -name series.json \) -print0 | sort -z |
-	xargs -0 -r jq -s 'map({(.kernel): del(.kernel)}) | add' >"$out/summary.json"
-info "results in $out (summary.json, <kernel>-dmesg.txt, <kernel>-fio.txt)"
+if write_summary "$out"; then
+	info "results in $out (summary.json, <kernel>-dmesg.txt, <kernel>-fio.txt)"
+	info "to commit them: make promote RUN=$out TO=results/stress[/<name>]"
+fi
 results_end

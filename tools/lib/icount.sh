@@ -52,7 +52,7 @@ icount_md() {
 		echo '# make bench ICOUNT=1: guest instructions per I/O, base vs series'
 		echo
 		echo "Kernels: $1 (base) and + series, x86_64, allnoconfig + tinyconfig's fragments + configs/vm.config."
-		echo "QEMU $icount; null_blk. Produced by \`make bench ICOUNT=1\` ($2); what each scenario runs: tools/vm/icount.sh and docs/benchmarks.md."
+		echo "QEMU $icount; null_blk. Produced by \`make bench ICOUNT=1 S='$scen'\` ($2); what each scenario runs: tools/vm/icount.sh and docs/benchmarks.md."
 		if want S1; then
 			echo
 			echo "## S1: the read path (one vCPU)"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# promote.sh RUN TO - copy one run's results (a directory a tool wrote in
+# $BSK_CACHE/runs) into TO under results/, the only way committed evidence
+# changes.  Files of the same name in TO are replaced, nothing else is
+# removed; TO must have no uncommitted changes, so nothing is lost.  Writes
+# TO/PROMOTED (which run, when) and prints what to commit.
+set -euo pipefail
+# shellcheck source=lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+run=${1:-${RUN:-}}
+to=${2:-${TO:-}}
+[ -n "$run" ] || die "usage: make promote RUN=<run directory> TO=results/<name>"
+[ -n "$to" ] || die "usage: make promote RUN=<run directory> TO=results/<name>"
+[ -n "$(ls -A "$run" 2>/dev/null)" ] || die "RUN=$run is not a run directory with results"
+case $to in
+results/*) [[ $to != *..* ]] || die "TO=$to: a path under results/ without '..'" ;;
+*) die "TO=$to: committed evidence lives under results/" ;;
+esac
+cd "$BSK_TOP"
+[ -z "$(git status --porcelain -- "$to")" ] ||
+	die "$to has uncommitted changes; commit or stash them first"
+mkdir -p "$to"
+# the cache's link to a build directory is not evidence
+tar -C "$run" --exclude=./build -cf - . | tar -C "$to" -xf -
+printf 'promoted from %s on %s\n' "$(basename "$run")" "$(date -u +%Y-%m-%d)" >"$to/PROMOTED"
+info "$run -> $to; review and commit: git add $to && git commit"
+git status --short -- "$to"
