@@ -11,27 +11,32 @@
 #   make bench        six VM scenarios (docs/benchmarks.md), base vs series kernel
 #   make stress       faults, hotplug, switching on debug kernels in a VM
 #   make blktests     blktests' block group in a VM, base vs series
-#                     (results/blktests/summary.md)
+#                     (summary.md in a run directory of its own)
 #   make s3-trace     S3 pass after pass with BFQ's decisions traced (base +
 #                     debug/, QEMU icount): how often the slow mode comes
 #   make arches       the suites on i386 and arm64 (QEMU), not in the gate
 #   make coverage     line and branch coverage of the functions the suites
-#                     call (UML + gcov, lcov): results/coverage/
+#                     call (UML + gcov, lcov)
 #   make lava         the suites as LAVA jobs, run with lava-run on QEMU
 #                     (x86_64, arm64) and compared case for case with
 #                     kunit.py; or jobs for a lab (docs/lava.md)
+#   make promote RUN=dir TO=results/name
+#                     commit a run's results: the only way results/ changes
+#   make clean        remove what the tools added to KERNEL= (docs/bases.md)
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
 #   make help         this text
 #
 #   BASE=mainline|lts   Debian kernel base and its series: series, or
 #                       series-6.12 on the LTS base (default mainline;
 #                       'make check' without BASE covers both)
-#   KERNEL=/path        your own kernel git tree instead (never modified)
+#   KERNEL=/path        your own kernel git tree instead (its checkout is
+#                       left alone; make clean takes out what is added)
 #   ARCH=x86_64|i386|arm64|um
 #                       make, make kunit: under QEMU, two sockets of two
 #                       CPUs (default x86_64), or UML
-#   STAGES="patches"    make check: these stages only (tools lint quilt
-#                       patches nfc reverts smp rt send stress; default all)
+#   STAGES="patches"    make check: these stages only (tools lint newest
+#                       quilt patches nfc reverts smp rt send stress;
+#                       default all)
 #   PATCHES=5-7         make check: the per-patch table for these only
 #   BSK_CACHE=dir       cache for bases, build dirs and runs
 #                       (default ~/.cache/blk-sched-kunit)
@@ -62,7 +67,7 @@ export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE
 
 DEPS := base build $(if $(filter x86_64,$(or $(ARCH),x86_64)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
-.PHONY: all deps base apply refresh kunit check send bench stress blktests s3-trace test-tools mutate help arches coverage lava
+.PHONY: all deps base apply refresh kunit check send bench stress blktests s3-trace test-tools mutate help arches coverage lava promote clean
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -82,6 +87,12 @@ apply: deps
 
 refresh:
 	@tools/refresh.sh
+
+promote:
+	@tools/promote.sh "$(RUN)" "$(TO)"
+
+clean:
+	@tools/clean.sh
 
 kunit: deps
 	@tools/kunit.sh

@@ -42,7 +42,7 @@ setup() {
 	[[ "$output" == *"SKIP  make send test: needs b4 "* ]]
 	[[ "$output" == *"SKIP  short stress: needs qemu-system-x86_64 udevadm fio jq vng "* ]]
 	[[ "$output" == *"skipped: make send test: needs b4 (not installed, and no apt-get here)"* ]]
-	[ "${lines[-1]}" = "1 passed, 0 failed" ]
+	[ "${lines[-1]}" = "1 passed, 0 failed, 6 skipped" ]
 	# nothing needed a tree, so nothing was applied
 	run ! grep -q 'base and apply' <<<"$output"
 	# a stage not asked for is not reported
@@ -52,18 +52,25 @@ setup() {
 	run ! grep -E '^SKIP  (make send|short stress|shellcheck|bats)' <<<"$output"
 }
 
+@test "the full gate with a stage skipped has not passed, and says so above its last line" {
+	KERNEL=$BATS_TEST_TMPDIR PATH=$NB run ! bash "$TOP/tools/check.sh"
+	[[ "$output" == *"SKIP  shellcheck: needs shellcheck"* ]]
+	[[ "${lines[-1]}" =~ ^[0-9]+\ passed,\ [0-9]+\ failed,\ [1-9][0-9]*\ skipped$ ]]
+	grep -qE "^check: [1-9][0-9]* checks skipped: the full gate has not passed \\(STAGES= asks for a subset\\)$" <<<"$output"
+}
+
 @test "no apt-get and no KERNEL=: the Debian base cannot be had, one line, nothing else runs" {
 	STAGES=tools PATH=$NB run bash "$TOP/tools/check.sh"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"no apt-get here to install them: apt-get (getting the kernel tree), dpkg-deb (getting the kernel tree)"* ]]
-	[ "${lines[-1]}" = "0 passed, 1 failed" ]
+	[ "${lines[-1]}" = "0 passed, 1 failed, 2 skipped" ]
 }
 
 @test "STAGES: an unknown stage is one error line, before anything runs" {
 	STAGES="tools nosuch" run "$TOP/tools/check.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "check.sh: error: STAGES: unknown stage 'nosuch' (stages: tools lint quilt patches nfc reverts smp rt send stress)" ]]
+	[[ "$output" == "check.sh: error: STAGES: unknown stage 'nosuch' (stages: tools lint newest quilt patches nfc reverts smp rt send stress)" ]]
 	run ! test -d "$BSK_CACHE/runs"
 }
 
@@ -211,4 +218,21 @@ patchcheck_fakes() {
 	grep -q '^| 2 |' "$BATS_TEST_TMPDIR/log/checks.md"
 	grep -qxF -- '- patches 2-2 only (PATCHES=2)' "$BATS_TEST_TMPDIR/log/checks.md"
 	[ "$(git -C "$k" rev-parse --abbrev-ref HEAD)" = master ]
+}
+
+@test "a bad BASE, ARCH or number is one error line before anything is installed or run" {
+	fake_bin
+	printf '#!/bin/sh\necho "$0 $*" >>"%s/installs"\n' "$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/bin/apt-get"
+	chmod +x "$BATS_TEST_TMPDIR/bin/apt-get"
+	BASE=foo STAGES=patches PATCHES=6 run ! "$TOP/tools/check.sh"
+	[ "$output" = "check.sh: error: unknown BASE 'foo' (use BASE=mainline or BASE=lts, or KERNEL=/path/to/linux)" ]
+	ARCH=sparc run ! "$TOP/tools/env/deps.sh" base build
+	[ "$output" = "deps.sh: error: ARCH=sparc is not supported (use ARCH=um, x86_64, i386 or arm64)" ]
+	RUNS=x run ! "$TOP/tools/env/deps.sh" base
+	[ "${#lines[@]}" -eq 1 ]
+	[ ! -e "$BATS_TEST_TMPDIR/installs" ]
+	[ ! -e "$BSK_CACHE/runs" ]
+	# PATCHES is numbered in the series of the BASE given
+	BASE=lts STAGES=patches PATCHES=7 run ! "$TOP/tools/check.sh"
+	[[ "$output" == *"within 1-6 (series-6.12)" ]]
 }

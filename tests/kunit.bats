@@ -37,7 +37,7 @@ EOS
 	FAKE_KUNIT_COUNTS="22 0 0 0 0" \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "22 passed, 0 failed" ]
+	[ "${lines[-1]}" = "22 passed, 0 failed, 0 skipped" ]
 	[[ "$output" == *"--kunitconfig=block/tests"* ]]
 	[[ "$output" == *"--json=$BSK_CACHE/runs/"*"/results.json"* ]]
 	# by default x86_64 under QEMU, two sockets of two CPUs
@@ -50,30 +50,30 @@ EOS
 	FAKE_KUNIT_OUT="Testing complete. Ran 99 tests: passed: 99" FAKE_KUNIT_COUNTS="3 1 0 2 0" \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "3 passed, 1 failed" ]
+	[ "${lines[-1]}" = "3 passed, 1 failed, 2 skipped" ]
 	FAKE_KUNIT_COUNTS="3 0 0 2 1" run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "3 passed, 1 failed" ]
+	[ "${lines[-1]}" = "3 passed, 1 failed, 2 skipped" ]
 }
 
 @test "failures and crashes count as failed" {
 	FAKE_KUNIT_RC=1 FAKE_KUNIT_COUNTS="6 2 1 0 0" \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "6 passed, 3 failed" ]
+	[ "${lines[-1]}" = "6 passed, 3 failed, 0 skipped" ]
 }
 
 @test "a build failure (no result line) is a failure, not a pass" {
 	FAKE_KUNIT_RC=1 FAKE_KUNIT_OUT="ERROR:root:make: *** [Makefile:2003] Error 2" \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "0 passed, 1 failed" ]
+	[ "${lines[-1]}" = "0 passed, 1 failed, 0 skipped" ]
 }
 
 @test "no tests run is a failure" {
 	FAKE_KUNIT_COUNTS="0 0 0 0 0" run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "0 passed, 1 failed" ]
+	[ "${lines[-1]}" = "0 passed, 1 failed, 0 skipped" ]
 }
 
 @test "ARCH=x86_64 adds the SMP kunitconfig and two sockets of two CPUs" {
@@ -175,14 +175,14 @@ debug_mode() {
 	[[ "$output" == *"$frags"* ]]
 	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-x86_64-${mode/1/debug}"* ]]
 	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
-	[ "${lines[-1]}" = "5 passed, 0 failed" ]
+	[ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ]
 	for report in "$@"; do
 		KUNIT_DEBUG=$mode FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 $report
 " run "$TOP/tools/kunit.sh" "$K"
 		[ "$status" -ne 0 ]
 		[[ "$output" == *"$report"* ]]
-		[ "${lines[-1]}" = "5 passed, 1 failed" ]
+		[ "${lines[-1]}" = "5 passed, 1 failed, 0 skipped" ]
 	done
 }
 
@@ -210,7 +210,7 @@ $report
 		FAKE_KUNIT_LOG="WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:1005 um_pci_init+0xc7/0xd4
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "5 passed, 0 failed" ]
+	[ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ]
 	[[ "$output" != *"--kunitconfig=$TOP/configs/debug.config"* ]]
 }
 
@@ -227,12 +227,12 @@ $report
 	[[ "$output" == *"--qemu_args -smp 4,sockets=2,cores=2"* ]]
 	[[ "$output" != *"--make_options"* && "$output" != *"--jobs"* ]]
 	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
-	[ "${lines[-1]}" = "5 passed, 0 failed" ]
+	[ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ]
 	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "5 passed, 1 failed" ]
+	[ "${lines[-1]}" = "5 passed, 1 failed, 0 skipped" ]
 }
 
 @test "KUNIT_KERNEL: not x86_64, no bzImage, or no KUnit in it: one error line" {

@@ -93,3 +93,7 @@ targets() {
 		[[ "$output" == *"make $t"* || "$output" == *" $t "* || "$output" == *"| $t"* ]] || { echo "help lacks $t"; false; }
 	done
 }
+
+@test "readme: README.md is at most 200 lines; the rest is in docs/ by task" {
+	[ "$(wc -l <"$TOP/README.md")" -le 200 ]
+}

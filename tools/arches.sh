@@ -6,7 +6,7 @@
 # bits) and arm64 (weakly ordered; QEMU virt), each under QEMU TCG with
 # four CPUs in two sockets (tools/kunit.sh ARCH=...).  ARCHES="i386 arm64"
 # by default.  One line per architecture with its time and counts, then
-# the total: "N passed, N failed".  A kernel that does not build or boot
+# the total: "N passed, N failed, N skipped".  A kernel that does not build or boot
 # counts as a failure; skipped cases are counted on the line (kunit.py
 # prints each with its reason).
 set -uo pipefail

@@ -28,7 +28,7 @@
 #                      summary.txt there, also for a run that was
 #                      interrupted
 #
-# Last line: "N passed, N failed" (a boot with a splat fails).
+# Last line: "N passed, N failed, N skipped" (a boot with a splat fails).
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"

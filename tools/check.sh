@@ -8,6 +8,8 @@
 #
 #   tools    shellcheck on every script and test, the bats tests
 #   lint     series consistency (lint-series.sh)
+#   newest   whether the series applies to Debian's newest linux-source
+#            for its base (the base itself stays pinned: newest.sh)
 #   (apply)  the base and git am of the series: run whenever a stage below
 #            is, as they all need the applied tree (lint does not)
 #   quilt    quilt push -a --fuzz=0 on a plain tree gives the same files
@@ -52,19 +54,27 @@
 # dependencies must be there, and a stage whose programs are not is
 # skipped, with a SKIP line naming them (the way blktests reports a
 # missing program).  Each stage prints its duration; each result is one
-# PASS, FAIL or SKIP line; the last line is "N passed, N failed", where N
-# counts checks and KUnit cases.
+# PASS, FAIL or SKIP line; the last line is "N passed, N failed, N
+# skipped", where N counts checks and KUnit cases.  Without STAGES= or
+# ARCH= (the full gate) a skipped check (not a KUnit case that skips with
+# its reason) makes the exit status 1.
 set -uo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-ALL_STAGES="tools lint quilt patches nfc reverts smp rt send stress"
+ALL_STAGES="tools lint newest quilt patches nfc reverts smp rt send stress"
 TREE_STAGES=(quilt patches nfc reverts smp rt send stress)
 
 T0=$SECONDS
 
 finish() {
 	printf '\ncheck: logs in %s; total %ds\n' "$LOGDIR" $((SECONDS - T0))
+	# The full gate has not passed if it could not run all of itself.
+	if [ -z "$asked" ] && [ "${#BSK_SKIPS[@]}" -gt 0 ]; then
+		printf 'check: %s checks skipped: the full gate has not passed (STAGES= asks for a subset)\n' "${#BSK_SKIPS[@]}"
+		results_end
+		exit 1
+	fi
 	results_end
 	exit
 }
@@ -153,6 +163,7 @@ stage_deps() {
 		needs -tools "shellcheck" shellcheck
 		needs -tools "bats tests" bats
 		needs quilt "quilt push" quilt
+		needs newest "Debian's newest linux-source" apt-get
 		needs smp "KUnit under x86_64 SMP" qemu-system-x86_64 cpio
 		needs send "make send test" b4
 		# virtme-ng comes from Debian's package when not installed.
@@ -329,13 +340,13 @@ stage_reverts() {
 			result "$subj reverts on top of the series ($b)" 1
 			continue
 		fi
-		ARCH=um step tools/kunit.sh "$wt" >>"$log" 2>&1
+		n=$L/revert-$c
+		ARCH=um KUNIT_OUT=$n step tools/kunit.sh "$wt" >>"$log" 2>&1
 		rc=$?
 		git -C "$wt" reset -q --hard HEAD
 		reverted_wt=
 		names=
-		n=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' "$log" | tail -n 1)
-		[ -z "$n" ] || [ ! -f "$n/results.json" ] || names=$(kunit_json_failed "$n/results.json")
+		[ ! -f "$n/results.json" ] || names=$(kunit_json_failed "$n/results.json")
 		if [ "$rc" -eq 0 ] || [ -z "$names" ]; then
 			if names=$(blktests_regression "$subj"); then
 				result "without \"$subj\" blktests $names fails (results/blktests/fixes: failed on the base, passed with the series; $b)" 0
@@ -362,7 +373,9 @@ stage_reverts() {
 # have no report (kunit.sh, KUNIT_DEBUG=1).
 smp_result() {
 	result_of_run "$1" "$2" "KUnit x86_64 SMP under KASAN, KFENCE, UBSAN, lockdep at the tip ($b)" "$3"
-	if grep -q 'SKIPPED' "$1"; then
+	local c
+	c=$(counts_of "$(tail -n 1 "$1")") || return 0
+	if [ "${c##* }" -gt 0 ]; then
 		grep 'SKIPPED' "$1"
 		result "no case skipped under x86_64 SMP ($b)" 1
 	fi
@@ -397,7 +410,7 @@ stage_smp() {
 }
 
 stage_smp_end() {
-	local rc=0 d=$LOGDIR/$vm_base run lts_run last f n
+	local rc=0 d=$LOGDIR/$vm_base
 	stage "KUnit at the tip, $vm_base (x86_64 SMP under sanitizers: the series' debug guest kernel, QEMU TCG, 2 sockets x 2 CPUs)"
 	bg_wait "$vm_pid" || rc=$?
 	b=$vm_base
@@ -406,30 +419,30 @@ stage_smp_end() {
 		result "the series' debug guest kernel with the suites builds ($b)" 1
 	else
 		info "$(tail -n 1 "$d/vmkernel.log")"
-		KUNIT_DEBUG=1 ARCH=x86_64 KUNIT_KERNEL=$(dirname "$(cat "$d/vmkernel.out")") \
+		KUNIT_DEBUG=1 ARCH=x86_64 KUNIT_KERNEL=$(dirname "$(cat "$d/vmkernel.out")") KUNIT_OUT=$d/kunit-x86_64 \
 			step tools/kunit.sh "$vm_wt" >"$d/kunit-x86_64.log" 2>&1
 		smp_result "$d/kunit-x86_64.log" $? "$vm_start"
-		# The counts README, docs/, the cover letters and MAINTAINERS-notes
-		# state, against this run of every suite at the tip (and the LTS
-		# pass's run at its last patch, when there was one), the mutation
-		# lists and the series files.
-		run=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' "$d/kunit-x86_64.log" | tail -n 1)
-		lts_run=
-		last=0
-		for f in "$LOGDIR"/lts/patches/kunit-*.log; do
-			[ -f "$f" ] || continue
-			n=${f##*/kunit-}
-			n=${n%.log}
-			[ "$n" -gt "$last" ] || continue
-			last=$n
-			lts_run=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' "$f" | tail -n 1)
-		done
-		COUNTS_LTS_JSON=${lts_run:+$lts_run/results.json} \
-			tools/gate/counts.sh "${run:-/nonexistent}/results.json" >"$d/counts.log" 2>&1
-		rc=$?
-		grep -Ev '^(ok|dated) ' "$d/counts.log"
-		result "the counts stated in README, docs/, the cover letters and MAINTAINERS-notes are the tree's and the run's ($b)" "$rc"
 	fi
+	stage_end
+}
+
+# last_run DIR: the results.json of the last patch's KUnit run in DIR.
+last_run() {
+	find "$1" -maxdepth 2 -path '*/kunit-*/results.json' 2>/dev/null | sort -V | tail -n 1
+}
+
+# Every figure README, docs/, the mails, the reports, results/*/README.md
+# and MAINTAINERS-notes state, against this gate's runs (x86_64 SMP; UML,
+# PREEMPT_RT and the LTS pass when they ran) and the files they cite.
+stage_figures() {
+	local d=$LOGDIR/$vm_base rc
+	stage "figures and their sources"
+	COUNTS_UML_JSON=$(last_run "$d/patches") COUNTS_RT_JSON=$(find "$d/kunit-rt" -name results.json 2>/dev/null) \
+		COUNTS_LTS_JSON=$(last_run "$LOGDIR/lts/patches") \
+		tools/gate/counts.sh "$d/kunit-x86_64/results.json" >"$d/counts.log" 2>&1
+	rc=$?
+	grep -Ev '^ok ' "$d/counts.log"
+	result "every figure stated in README, docs/, the mails and results/ is its source's ($vm_base)" "$rc"
 	stage_end
 }
 
@@ -440,7 +453,7 @@ stage_smp_end() {
 stage_rt() {
 	stage "KUnit at the tip, $rt_base, under PREEMPT_RT with the sanitizers (x86_64, QEMU TCG, 2 sockets x 2 CPUs)"
 	b=$rt_base
-	KUNIT_DEBUG=rt ARCH=x86_64 step tools/kunit.sh "$rt_wt" >"$LOGDIR/$b/kunit-rt.log" 2>&1
+	KUNIT_DEBUG=rt ARCH=x86_64 KUNIT_OUT=$LOGDIR/$b/kunit-rt step tools/kunit.sh "$rt_wt" >"$LOGDIR/$b/kunit-rt.log" 2>&1
 	result_of_run "$LOGDIR/$b/kunit-rt.log" $? "KUnit x86_64 SMP under PREEMPT_RT, lockdep and the sanitizers at the tip ($b)" "$BSK_STAGE_T0"
 	grep 'SKIPPED' "$LOGDIR/$b/kunit-rt.log" | sed 's/^/      /'
 	stage_end
@@ -476,6 +489,7 @@ stage_stress() {
 
 # One base: its series, applied, through the selected stages.
 check_base() {
+	local out
 	b=${1%%:*}
 	mode=${1#*:}
 	export BASE=$b
@@ -485,6 +499,12 @@ check_base() {
 	printf '\n=== %s base, %s (%s) ===\n' "$b" "$(basename "$SERIES")" "$mode" >&2
 
 	! selected lint || stage_lint
+	if selected newest; then
+		stage "Debian's newest linux-source ($b)"
+		out=$(tools/gate/newest.sh "$b" 2>&1)
+		result "$out" $?
+		stage_end
+	fi
 	# Every later stage needs the applied tree.
 	selected "${TREE_STAGES[@]}" || return 0
 	stage_apply || return 0
@@ -524,9 +544,11 @@ main() {
 	cd "$BSK_TOP" || exit 1
 	# The gate runs every suite, and picks its own debug run: what is set
 	# for 'make kunit' must not narrow or change it.
-	unset KUNIT_FILTER KUNIT_DEBUG KUNIT_COVERAGE KUNIT_BUILD_ONLY KUNIT_KERNEL
+	unset KUNIT_FILTER KUNIT_DEBUG KUNIT_COVERAGE KUNIT_BUILD_ONLY KUNIT_KERNEL KUNIT_OUT
+	check_settings
 	# The per-patch runs are UML's (ARCH= picks another); the smp stage
 	# adds x86_64 with two LLCs, where no case may skip.
+	asked=${STAGES:-}${ARCH:-}
 	export ARCH=${ARCH:-um}
 	STAGES=${STAGES:-$ALL_STAGES}
 	for st in $STAGES; do
@@ -583,13 +605,14 @@ main() {
 	stress_base=
 	rt_base=
 	rt_wt=
-	if selected lint "${TREE_STAGES[@]}"; then
+	if selected lint newest "${TREE_STAGES[@]}"; then
 		for pass in "${passes[@]}"; do
 			check_base "$pass"
 		done
 	fi
 	[ -z "$vm_pid" ] || stage_smp_end
 	[ -z "$rt_base" ] || stage_rt
+	[ -z "$vm_pid" ] || stage_figures
 	[ -z "$stress_base" ] || stage_stress
 	finish
 }

@@ -37,9 +37,9 @@
 #
 # The build directory is kept per tree and arch in the cache, so later runs
 # are incremental.  Each run's kunit.py output, KTAP log and --json
-# (KernelCI format) go to $BSK_CACHE/runs/<stamp>, with a link 'build' to
-# the build directory.  Last line on stdout:
-# "N passed, N failed".
+# (KernelCI format) go to $BSK_CACHE/runs/<stamp> (KUNIT_OUT=dir: there),
+# with a link 'build' to the build directory.  Last line on stdout:
+# "N passed, N failed, N skipped".
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -105,7 +105,7 @@ if [ -n "${KUNIT_KERNEL:-}" ]; then
 	[ "${KUNIT_BUILD_ONLY:-0}" = 0 ] || die "KUNIT_KERNEL and KUNIT_BUILD_ONLY exclude each other"
 	build=$(cd "$KUNIT_KERNEL" && pwd)
 fi
-run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-${topo:-$arch}$debug
+run=${KUNIT_OUT:-$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$name-${topo:-$arch}$debug}
 need_space 3072 "$BSK_CACHE"
 mkdir -p "$build" "$run"
 ln -sfn "$build" "$run/build" # the kernel it boots, for make lava
@@ -163,7 +163,7 @@ rm -f "$build/test.log"
 # failure.
 counts=$(kunit_json_counts "$run/results.json" 2>/dev/null) || counts=
 read -r passed failed skipped <<<"${counts:-0 0 0}"
-# A skipped case is neither: say so, as the last line does not.
+# A skipped case is neither passed nor failed: say where its reason is.
 [ "$skipped" -eq 0 ] || info "$skipped skipped, not passed: the SKIPPED lines of $run/kunit.log say why"
 if [ -z "$counts" ] || [ "$passed" -eq 0 ]; then
 	[ "$failed" -gt 0 ] || failed=1
@@ -182,5 +182,5 @@ if { [ "$debug" = -debug ] || [ "$debug" = -rt ]; } && [ -f "$run/ktap.log" ]; t
 	fi
 fi
 info "results in $run (kunit.log, ktap.log, results.json)"
-printf '%s passed, %s failed\n' "$passed" "$failed"
+printf '%s passed, %s failed, %s skipped\n' "$passed" "$failed" "$skipped"
 [ "$failed" -eq 0 ]

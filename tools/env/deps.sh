@@ -90,6 +90,7 @@ want() {
 	case " ${programs[*]-} " in *" ${2%% (*} ("*) ;; *) programs+=("$2") ;; esac
 }
 
+check_settings
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(base build)
 for g in "${groups[@]}"; do

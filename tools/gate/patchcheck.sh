@@ -296,7 +296,7 @@ for i in "${!commits[@]}"; do
 		cell "$n" KUnit na "no suite yet"
 		build_step "$n"
 	else
-		setsid "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
+		KUNIT_OUT=$logdir/kunit-$n setsid "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
 		kpid=$!
 		BSK_BG+=($!)
 		build_step "$n"

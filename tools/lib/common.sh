@@ -11,6 +11,31 @@ BSK_BRANCH=${BSK_BRANCH:-blk-sched-kunit}
 BSK_LTS_SERIES=${BSK_LTS_SERIES:-6.12}
 export BSK_TOP BSK_CACHE BSK_LTS_SERIES
 
+# run_dir NAME: a new directory for one run's results, in the cache.
+# Committed evidence changes only through 'make promote' (promote.sh).
+run_dir() {
+	local d
+	d=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$1
+	mkdir -p "$d"
+	printf '%s\n' "$d"
+}
+
+# check_settings: the enumerated settings (docs/reference.md), checked
+# before anything is installed or built; one error line for a bad one.
+check_settings() {
+	local v
+	case ${BASE:-mainline} in mainline | lts) ;;
+	*) die "unknown BASE '$BASE' (use BASE=mainline or BASE=lts, or KERNEL=/path/to/linux)" ;; esac
+	case ${ARCH:-x86_64} in x86_64 | i386 | arm64 | um) ;;
+	*) die "ARCH=$ARCH is not supported (use ARCH=um, x86_64, i386 or arm64)" ;; esac
+	case ${KUNIT_DEBUG:-0} in 0 | 1 | rt) ;;
+	*) die "KUNIT_DEBUG=$KUNIT_DEBUG: use 1 (the sanitizers) or rt (PREEMPT_RT too)" ;; esac
+	case ${ICOUNT:-0} in 0 | 1) ;; *) die "ICOUNT=$ICOUNT: 0 or 1" ;; esac
+	for v in RUNS PASSES STRESS_SECONDS BLKTESTS_TIMEOUT BLKTESTS_BOOT_LIMIT; do
+		[[ ${!v:-1} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: a whole number above 0"
+	done
+}
+
 # The series file for BASE: series (mainline) or series-<LTS> (lts).
 # Patches that must differ there live in patches/<LTS>/ and are listed
 # from there; the others are listed by their mainline file name.
@@ -126,10 +151,11 @@ splat_lines() {
 
 # The one result writer.  Every check of every tool is one line, "PASS
 # name", "FAIL name" or "SKIP name: reason", counted here; a tool that
-# runs checks ends with results_end, whose last line "N passed, N failed"
-# is what the tool above it (or CI) reads back with result_of_run.
+# runs checks ends with results_end, whose last line "N passed, N failed,
+# N skipped" is what the tool above it (or CI) reads back with result_of_run.
 BSK_PASSED=0
 BSK_FAILED=0
+BSK_SKIPPED=0
 BSK_FAILURES=()
 BSK_SKIPS=()
 
@@ -149,27 +175,29 @@ result() {
 # result_skip NAME REASON: a check this machine cannot run; neither
 # passed nor failed, and listed again by results_end.
 result_skip() {
+	BSK_SKIPPED=$((BSK_SKIPPED + 1))
 	BSK_SKIPS+=("$1: $2")
 	printf 'SKIP  %s: %s\n' "$1" "$2"
 }
 
-# counts_of LINE: "P F" if LINE is "P passed, F failed", else nothing
-# (and status 1).
+# counts_of LINE: "P F S" if LINE is "P passed, F failed[, S skipped]",
+# else nothing (and status 1).
 counts_of() {
-	[[ $1 =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]] || return 1
-	printf '%s %s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+	[[ $1 =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]] || return 1
+	printf '%s %s %s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "${BASH_REMATCH[4]:-0}"
 }
 
 # result_of_run LOG RC LABEL START: count a tool's run by the last line of
 # its LOG; a non-zero RC, or no such line, is at least one failure.
 result_of_run() {
-	local line p=0 f=1 c
+	local line p=0 f=1 sk=0 c
 	line=$(tail -n 1 "$1" 2>/dev/null)
 	if c=$(counts_of "$line"); then
-		read -r p f <<<"$c"
+		read -r p f sk <<<"$c"
 	fi
 	[ "$2" -eq 0 ] || [ "$f" -gt 0 ] || f=1
 	BSK_PASSED=$((BSK_PASSED + p))
+	BSK_SKIPPED=$((BSK_SKIPPED + sk))
 	if [ "$f" -eq 0 ]; then
 		printf 'PASS  %s: %s (%ds)\n' "$3" "$line" $((SECONDS - $4))
 	else
@@ -180,8 +208,8 @@ result_of_run() {
 	fi
 }
 
-# results_end: the skips and failures again, then "N passed, N failed";
-# status 0 if nothing failed.
+# results_end: the skips and failures again, then "N passed, N failed,
+# N skipped"; status 0 if nothing failed.
 results_end() {
 	local s
 	for s in "${BSK_SKIPS[@]}"; do
@@ -190,7 +218,7 @@ results_end() {
 	for s in "${BSK_FAILURES[@]}"; do
 		printf 'failed: %s\n' "$s"
 	done
-	printf '%s passed, %s failed\n' "$BSK_PASSED" "$BSK_FAILED"
+	printf '%s passed, %s failed, %s skipped\n' "$BSK_PASSED" "$BSK_FAILED" "$BSK_SKIPPED"
 	[ "$BSK_FAILED" -eq 0 ]
 }
 
