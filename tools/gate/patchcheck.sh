@@ -246,7 +246,7 @@ kunit_cell() {
 	line=$(tail -n 1 "$logdir/kunit-$1.log")
 	kp=
 	kf=
-	read -r kp kf < <(counts_of "$line")
+	read -r kp kf _ < <(counts_of "$line")
 	kunit_cases=$((kunit_cases + ${kp:-0}))
 	if [ "$2" -eq 0 ] && [ "${kf:-1}" -eq 0 ]; then
 		cell "$1" KUnit ok "${kp} cases"
