@@ -20,6 +20,7 @@
 #   make lava         the suites as LAVA jobs, run with lava-run on QEMU
 #                     (x86_64, arm64) and compared case for case with
 #                     kunit.py; or jobs for a lab (docs/lava.md)
+#   make hwbench DEV=/dev/sdX   fio reads on a real disk, this machine's kernel (docs/benchmarks.md)
 #   make promote RUN=dir TO=results/name
 #                     copy a run's results into results/, to commit
 #   make clean        remove what the tools added to KERNEL= (docs/bases.md)
@@ -63,11 +64,11 @@
 #                       type and where it fetches the kernels ({name})
 
 BASE ?=
-export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_TOPOLOGY LAVA_ROWS LAVA_DEVICE_TYPE LAVA_KERNEL_URL LAVA_DTB_URL LAVA_BOOT_METHOD BLKTESTS BLKTESTS_TESTS BLKTESTS_TIMEOUT BLKTESTS_OUT BLKTESTS_BOOT_LIMIT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS
+export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_TOPOLOGY LAVA_ROWS LAVA_DEVICE_TYPE LAVA_KERNEL_URL LAVA_DTB_URL LAVA_BOOT_METHOD BLKTESTS BLKTESTS_TESTS BLKTESTS_TIMEOUT BLKTESTS_OUT BLKTESTS_BOOT_LIMIT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS HWBENCH_SECONDS HWBENCH_RUNS HWBENCH_JOBS HWBENCH_NUMJOBS HWBENCH_SCHEDULERS HWBENCH_DESTROY HWBENCH_OUT
 
 DEPS := base build $(if $(filter x86_64,$(or $(ARCH),x86_64)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
-.PHONY: all deps base apply refresh kunit check send bench stress blktests s3-trace test-tools mutate help arches coverage lava promote clean
+.PHONY: all deps base apply refresh kunit check send bench hwbench stress blktests s3-trace test-tools mutate help arches coverage lava promote clean
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -125,6 +126,10 @@ coverage:
 # The seeds' scenarios in a virtme-ng VM, base vs series (S=S1 for one).
 bench:
 	@tools/bench.sh
+
+# fio on a real disk, on the kernel this machine booted (base or rfc).
+hwbench:
+	@tools/hwbench.sh "$(DEV)"
 
 # Switching, hotplug and faults on debug kernels, base and series.
 stress:

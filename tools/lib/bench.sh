@@ -8,8 +8,14 @@
 # bench_csv RAW: summary.csv (scenario,kernel,scheduler,metric,median,
 # min,max,runs) over every scenario in RAW.
 bench_csv() {
+	cat "$1"/*/*/metrics.tsv | bench_summary
+}
+
+# bench_summary: the same from metrics.tsv lines on stdin (tools/hwbench.sh
+# has one metrics.tsv per run directory).
+bench_summary() {
 	echo 'scenario,kernel,scheduler,metric,median,min,max,runs'
-	cat "$1"/*/*/metrics.tsv | sort -t$'\t' -k1,1 -k3,3 -k4,4 -k2,2 -k5,5g |
+	sort -t$'\t' -k1,1 -k3,3 -k4,4 -k2,2 -k5,5g |
 		awk -F'\t' '
 		function fmt(x) { return (x >= 1000 || x <= -1000) ? sprintf("%d", x + 0.5) : sprintf("%.4g", x) }
 		function flush() {
