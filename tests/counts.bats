@@ -88,6 +88,15 @@ EOJ
 	[[ "$output" == *"WRONG     docs/reference.md: suite_c (the run has no such suite)"* ]]
 }
 
+@test "counts: a recorded run's counts and suites (tests/fixtures/kunit/failure.json)" {
+	printf 'Reverted: 53 passed, 1 failed, 4 skipped.\n' >"$T/README.md"
+	run ! "$TOP/tools/gate/counts.sh" "$TOP/tests/fixtures/kunit/failure.json" "$T"
+	[[ "$output" == *"ok        README.md:1: 53 passed (the run's passed)"* ]]
+	[[ "$output" == *"ok        README.md:1: 1 failed (the run's failed)"* ]]
+	[[ "$output" == *"ok        README.md:1: 4 skipped (the run's skipped)"* ]]
+	[[ "$output" == *"WRONG     docs/reference.md: bfq_inject_limit (none) (the run's: 16)"* ]]
+}
+
 @test "counts: no results file is one error line" {
 	run ! "$TOP/tools/gate/counts.sh" "$BATS_TEST_TMPDIR/none.json" "$T"
 	[ "${#lines[@]}" -eq 1 ]

@@ -87,3 +87,13 @@ cov() {
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "${lines[0]}" == "coverage.sh: error: $BATS_TEST_TMPDIR/exc:2: want FUNCTION<TAB>SOURCE LINE<TAB>REASON" ]]
 }
+
+@test "coverage: the committed run's lcov data reads back to its table (the merge hash's rows)" {
+	# tests/fixtures/coverage: block/elevator.c of linux-source 7.3.4 to the
+	# last function read (the series leaves the file as it is)
+	f=block/elevator.c
+	run python3 "$TOP/tools/lib/coverage.py" "$TOP/tests/fixtures/coverage" "$TOP/results/coverage/coverage.info" \
+		"$TOP/kunit/coverage-exceptions" "$f:__elv_rqhash_del" "$f:elv_rqhash_del" "$f:elv_rqhash_add" \
+		"$f:elv_rqhash_reposition" "$f:elv_rqhash_find"
+	[ "$(grep '^| [_a-z]*elv_rqhash' <<<"$output")" = "$(grep '^| [_a-z]*elv_rqhash' "$TOP/results/coverage/summary.md")" ]
+}

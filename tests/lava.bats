@@ -100,6 +100,17 @@ EOF2
 	[ "${lines[0]}" = "u.y: kunit.py pass, LAVA fail" ]
 }
 
+@test "LAVA's monitors on recorded runs: a failure with skips, a parameterized case whose every parameter skipped" {
+	K=$TOP/tests/fixtures/kunit
+	for f in "failure 58" "param_all_skipped 9"; do
+		sed 's/$/\r\r/' "$K/${f% *}.log" >"$BATS_TEST_TMPDIR/console"
+		"$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" replay "$BATS_TEST_TMPDIR/console" "$K/${f% *}.json" \
+			>"$BATS_TEST_TMPDIR/replay.log"
+		run "$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" compare "$BATS_TEST_TMPDIR/replay.log" "$K/${f% *}.json"
+		[ "$output" = "${f#* } agree, 0 differ" ]
+	done
+}
+
 @test "compare: each case's LAVA result against kunit.py's; a case that differs is named" {
 	run "$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" compare "$F/lava-results.log" "$F/results.json"
 	[ "$status" -eq 0 ]

@@ -1,36 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# lava.sh [TREE] - the series' KUnit suites as LAVA jobs (make lava), for
-# each line of kunit/matrix named in LAVA_ROWS (default: x86_64 arm64
-# arm64-clusters):
-#   1. kunit.py builds and runs the suites on that line's QEMU machine
-#      (tools/kunit.sh with its ARCH and KUNIT_TOPOLOGY; BASE= and
-#      KUNIT_DEBUG=1 choose the base and the config, as for make kunit);
-#   2. the kernel it booted is copied into the run directory, and
-#      tools/lib/lava.py writes a LAVA job that boots it the way kunit.py
-#      did (device type qemu) and turns each KTAP case into a LAVA result;
-#   3. the job is validated: LAVA's schema (what a LAVA server checks on
-#      submission) and lava-run --validate against a QEMU device rendered
-#      from LAVA's own qemu.jinja2 (what a worker checks);
-#   4. lava-run runs it, and every case must have the same result in
-#      LAVA as in kunit.py's run of the same kernel.
-# With LAVA_DEVICE_TYPE=<a lab's device type>, LAVA_ROWS and
-# LAVA_KERNEL_URL=<where the lab fetches the board's kernel, built for the
-# board; {name} is the line's name> (LAVA_DTB_URL for u-boot boards,
-# LAVA_BOOT_METHOD, LAVA_BOOT_COMMANDS): jobs for that lab instead, steps
-# 1-3 with LAVA's schema and the device type's template (its boot method
-# and command set); nothing boots here (docs/lava.md).
-#
-# lava.sh validate JOB [DEVICE]: LAVA's schema check of JOB, and with
-# DEVICE lava-run --validate; nothing, or one line saying what is wrong.
-#
-# Jobs, devices, kernels and LAVA's logs go to $BSK_CACHE/runs/<stamp>-lava;
-# a whole run of the default lines on QEMU, on the mainline base and
-# config, that passes writes its table to a run directory of its own
-# (LAVA_OUT=dir elsewhere), which make promote can commit.
-# Last line: "N passed, N failed, N skipped" (each line's kunit.py cases, then per
-# line its job's validation and the case-for-case agreement).
+# lava.sh [TREE] - 'make lava': per kunit/matrix line of LAVA_ROWS (default
+# x86_64 arm64 arm64-clusters) kunit.sh runs the suites, tools/lib/lava.py
+# writes a LAVA job booting the same kernel, the job is validated (LAVA's
+# schema, lava-run --validate) and run with lava-run, and every case must
+# have kunit.py's result.  LAVA_DEVICE_TYPE=type with LAVA_KERNEL_URL
+# ({name}: the line), LAVA_DTB_URL, LAVA_BOOT_METHOD, LAVA_BOOT_COMMANDS:
+# jobs for a lab instead, validated, not run (docs/lava.md).
+# lava.sh validate JOB [DEVICE]: the checks alone; nothing, or one line.
+# A passing default run writes summary.md to a run directory of its own.
+# Last line: "N passed, N failed, N skipped".
 set -uo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -38,15 +17,13 @@ set -uo pipefail
 lava=
 py() { "$lava/bin/lava-python" "$BSK_TOP/tools/lib/lava.py" "$@"; }
 
-# A dispatcher configuration that keeps lava-run's downloads and scratch
-# files in DIR (a LAVA worker keeps them in /var/lib/lava/dispatcher).
+# a dispatcher configuration keeping lava-run's downloads in DIR
 dispatcher_config() {
 	mkdir -p "$1/tmp"
 	printf 'dispatcher_download_dir: %s/tmp\n' "$1" >"$1/dispatcher.yaml"
 	printf '%s\n' "$1/dispatcher.yaml"
 }
 
-# validate JOB [DEVICE]: see above.
 validate() {
 	local job=$1 dev=${2:-} out rc=0 err
 	err=$(py schema "$job") || { printf '%s\n' "${err:-$job: the LAVA schema check failed}"; return 1; }
@@ -73,8 +50,7 @@ if [ "${1:-}" = validate ]; then
 	exit
 fi
 
-# The reference run is make kunit's, with the suites whole: nothing of
-# what narrows or replaces it there.
+# the reference run is make kunit's, the suites whole
 unset KUNIT_FILTER KUNIT_KERNEL KUNIT_BUILD_ONLY KUNIT_COVERAGE
 read -r -a rows <<<"${LAVA_ROWS:-x86_64 arm64 arm64-clusters}"
 matrix=$BSK_TOP/kunit/matrix
@@ -101,9 +77,7 @@ if [ "$dtype" != qemu ]; then
 fi
 lava=$("$BSK_TOP/tools/env/lava.sh") || exit 1
 tree=${1:-}
-if [ -z "$tree" ]; then
-	read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
-fi
+[ -n "$tree" ] || read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 [ -d "$tree" ] || die "no applied tree at $tree; run 'make apply' first"
 
 run=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-lava
@@ -117,16 +91,15 @@ for r in "${rows[@]}"; do
 	read -r arch smp < <(awk -v n="$r" '$1 == n { print $2, $3 }' "$matrix")
 	t=$SECONDS
 	log=$run/$r-kunit.log
-	ARCH=$arch KUNIT_TOPOLOGY=$r "$BSK_TOP/tools/kunit.sh" "$tree" >"$log" 2>&1
+	kr=$run/$r-kunit
+	KUNIT_OUT=$kr ARCH=$arch KUNIT_TOPOLOGY=$r "$BSK_TOP/tools/kunit.sh" "$tree" >"$log" 2>&1
 	krc=$?
 	result_of_run "$log" "$krc" "$r: kunit.py" "$t"
-	kr=$(sed -n 's/.*results in \(.*\) (kunit.log.*/\1/p' "$log" | tail -n 1)
-	if [ ! -s "${kr:-/nonexistent}/results.json" ]; then
+	if [ ! -s "$kr/results.json" ]; then
 		result "$r: a LAVA job (kunit.py gave no results to compare with, see $log)" 1
 		continue
 	fi
-	# The QEMU job boots the kernel kunit.py booted; a board boots its own
-	# (built for it: docs/lava.md), which the lab fetches.
+	# the QEMU job boots kunit.py's kernel; a board fetches its own
 	img=$kr/build/$(py kernel "$tree" "$arch")
 	mkdir -p "$run/$r"
 	cp "$kr/results.json" "$run/$r/kunit-results.json"
@@ -156,11 +129,9 @@ for r in "${rows[@]}"; do
 	fi
 	rc=$?
 	[ -z "${err:-}" ] || printf '      %s\n' "$err"
-	if [ "$dtype" = qemu ]; then
-		result "$r: $job valid (LAVA's schema, lava-run --validate)" "$rc"
-	else
-		result "$r: $job valid (LAVA's schema; boot method and commands of device type $dtype)" "$rc"
-	fi
+	what="LAVA's schema, lava-run --validate"
+	[ "$dtype" = qemu ] || what="LAVA's schema; boot method and commands of device type $dtype"
+	result "$r: $job valid ($what)" "$rc"
 	{ [ "$rc" -eq 0 ] && [ "$dtype" = qemu ]; } || continue
 	t=$SECONDS
 	"$lava/bin/lava-run" --job-id "$r" --output-dir "$run/$r-out" --dispatcher "$disp" \
@@ -175,12 +146,11 @@ for r in "${rows[@]}"; do
 	read -r kp kf ks < <(kunit_json_counts "$kr/results.json")
 	summary+=("| \`$r\` | \`-smp $smp\` | $kp | $kf | $ks | $(tail -n 1 "$run/$r-compare.txt") | $((SECONDS - t)) s |")
 done
-# The evidence of a whole local run (the default lines, no lab): results/lava.
+# a whole local run (the default lines, no lab) is results/lava's evidence
 if [ "$dtype" = qemu ] && [ "${#summary[@]}" -eq "${#rows[@]}" ] && [ -z "${LAVA_ROWS:-}" ] &&
 	[ "$BSK_FAILED" -eq "$failed0" ] && [ "${BASE:-mainline}" = mainline ] && [ -z "${KERNEL:-}" ] &&
 	[ -z "${KUNIT_DEBUG:-}" ]; then
-	out=${LAVA_OUT:-$(run_dir lava)}
-	mkdir -p "$out"
+	out=$(run_dir lava)
 	{
 		echo "# make lava: the suites as LAVA jobs on QEMU, against kunit.py"
 		echo

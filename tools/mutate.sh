@@ -1,34 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# mutate.sh FILE.tsv [TREE] - check that a suite can fail.  Each line of
-# FILE.tsv is "description<TAB>path in the kernel tree<TAB>sed expression",
-# with an optional fourth field for a mutation the suites are not meant to
-# kill: "equivalent: why" (it changes no behaviour), "open: question" (a
-# behaviour the suites leave open and the cover letter asks about) or
-# "unreached: why" (a behaviour no test machine has, such as a CPU of
-# another capacity); '#' lines are comments.  For each line the expression
-# is applied to the applied tree, the kernel is built, and the suites run
-# (KUNIT_FILTER narrows them).  One line per mutation:
-#
-#   killed      a case failed (kunit.py's results.json has a FAIL or ERROR)
-#   SURVIVED    every case passed: a behaviour without a test
-#   BROKEN      the mutant does not build: it shows nothing (not a kill)
-#   NOREPORT    it built, but no case reported (a boot that failed or hung,
-#               a run that stopped): it shows nothing (not a kill)
-#   equivalent, open, unreached
-#               every case passed, and the list says why that is expected
-#   NOMATCH     the expression changed nothing; NOFILE: no such file
-#
-# The file is restored after every mutant, and on any exit (Ctrl-C too).
-# Ends with "LIST: N killed, N survived, N broken, N no report, N
-# equivalent, N open, N unreached" and exits non-zero if any survived, was
-# broken, reported nothing or did not apply.
-#
-# mutate.sh (no FILE) - every list: kunit/mutations/*.tsv, where for the
-# series of BASE=lts kunit/mutations/<version>/X.tsv replaces X.tsv, then
-# kunit/mutations/<arch>/*.tsv with ARCH=<arch> (x86_64, i386, arm64)
-# ('make mutate').
+# mutate.sh [FILE.tsv [TREE]] - check that a suite can fail: per line
+# "description<TAB>path<TAB>sed expression[<TAB>equivalent|open|unreached: why]"
+# the expression is applied to the tree, the suites run (KUNIT_FILTER), the
+# file restored.  A line per mutant: killed, SURVIVED, BROKEN (no build),
+# NOREPORT (no case reported), equivalent/open/unreached (passed, as the
+# list expects), NOMATCH or NOFILE; then "LIST: N killed, ..."; non-zero if
+# any survived, broke, reported nothing or did not apply.  No FILE: every
+# kunit/mutations/*.tsv (BASE=lts: <version>/X.tsv replaces X.tsv), then
+# kunit/mutations/<arch>/*.tsv ('make mutate').
 set -uo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -53,9 +33,7 @@ fi
 list=${1:-}
 [ -f "$list" ] || die "usage: mutate.sh FILE.tsv [TREE] (no file '$list')"
 tree=${2:-}
-if [ -z "$tree" ]; then
-	read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
-fi
+[ -n "$tree" ] || read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 [ -d "$tree" ] || die "no applied tree at $tree; run 'make apply' first"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	die "$tree has uncommitted changes; mutations need a clean tree"
@@ -69,6 +47,7 @@ open=0
 unreached=0
 bad=0
 mutated=
+runs=$(run_dir "mutate-$(basename "$list" .tsv)") n=0 # a run directory per mutant: runs/N
 # shellcheck disable=SC2317 # called from the traps
 restore() {
 	[ -z "$mutated" ] || git -C "$tree" checkout -q -- "$mutated"
@@ -94,14 +73,13 @@ while IFS=$'\t' read -r desc file expr why; do
 		broken=$((broken + 1))
 		continue
 	fi
-	out=$("$BSK_TOP/tools/kunit.sh" "$tree" </dev/null 2>&1)
+	n=$((n + 1))
+	out=$(KUNIT_OUT=$runs/$n "$BSK_TOP/tools/kunit.sh" "$tree" </dev/null 2>&1)
 	restore
-	# What kunit.py itself recorded for this run, not the last line: a
-	# boot that fails also ends in "0 passed, 1 failed".
-	run=$(sed -n 's/^kunit.sh: results in \([^ ]*\) .*/\1/p' <<<"$out" | tail -n 1)
+	# kunit.py's own record, not the last line: a failed boot ends "0 passed, 1 failed"
 	counts=
-	[ -z "$run" ] || [ ! -f "$run/results.json" ] ||
-		counts=$(kunit_json_counts "$run/results.json" 2>/dev/null) || counts=
+	[ ! -f "$runs/$n/results.json" ] ||
+		counts=$(kunit_json_counts "$runs/$n/results.json" 2>/dev/null) || counts=
 	read -r p f _ <<<"${counts:-0 0 0}"
 	if [ "$f" -gt 0 ]; then
 		printf 'killed      %s (%s passed, %s failed)\n' "$desc" "$p" "$f"

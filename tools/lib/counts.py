@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# counts.py RESULTS.json TOP LTS_SERIES - the checker of tools/gate/counts.sh,
-# which says what it checks; docs/gate.md, "Figures and their sources",
-# the convention.
-import glob, gzip, json, os, re, sys
+# counts.py RESULTS.json TOP LTS_SERIES - tools/gate/counts.sh's checker
+# (docs/gate.md, "Figures and their sources").
+import glob, gzip, os, re, sys
 from decimal import Decimal, ROUND_HALF_UP
+from kunit_results import counts, leaves
 
 run_json, top, lts = sys.argv[1:4]
 bad = 0
@@ -18,19 +18,10 @@ def out(kind, where, fig, why):
 def tally(path):  # {suite: cases, "": {status: n}} of a kunit.py --json run
     if not path:
         return None
-    st, su = {}, {}
-
-    def walk(g, s):
-        for c in g.get("test_cases", []):
-            st[c.get("status", "PASS")] = st.get(c.get("status", "PASS"), 0) + 1
-            su[s] = su.get(s, 0) + 1
-        for x in g.get("sub_groups", []):
-            walk(x, s or x["name"])
-
-    walk(json.load(open(path)), None)
-    return {"cases": sum(st.values()), "passed": st.get("PASS", 0),
-            "skipped": st.get("SKIP", 0), "failed": st.get("FAIL", 0) + st.get("ERROR", 0),
-            "suites": su}
+    ls = leaves(path)
+    p, f, s = counts(ls)
+    return {"cases": len(ls), "passed": p, "failed": f, "skipped": s,
+            "suites": {k: sum(n[0] == k for n, _ in ls) for k in dict.fromkeys(n[0] for n, _ in ls)}}
 
 
 # The runs a sentence can speak of: the first whose words it has.
@@ -74,15 +65,14 @@ CHAIN = rf"{NUM}(?:(?: ?[-–/] ?| to | and |, )\d[\d,.]*)*{UNIT}"
 MEASURED = re.compile(rf"{CHAIN}|{NUM} of \d+\b|(?<![\w.])\d+\.\d{{3,}}(?![\w.])|{NUM}")
 DATED = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b|\bv\d+'s\b|\b(?:run|table|gate|figures?) of v\d+\b")
 PATH = re.compile(r"[\w.][\w.+-]*(?:/[\w.+-]*)+|`series`|\bseries-[\d.]+\b|\b[\w.-]+\.(?:md|txt|json|csv|tsv|log)\b")
-CLAIMS = {"README.md", "MAINTAINERS-notes"}
 
 
-def sources(text, f, extra_dirs=()):
+def sources(text, f):
     """The files and directories of the tree that TEXT names."""
-    found, dirs = [], [os.path.dirname(f)] + list(extra_dirs)
+    found = []
     for m in PATH.finditer(text):
         p = m.group(0).strip("`").rstrip(".,:;)")
-        for d in [""] + dirs + [os.path.dirname(x) if os.path.isfile(f"{top}/{x}") else x for x in found]:
+        for d in ["", os.path.dirname(f)] + [os.path.dirname(x) if os.path.isfile(f"{top}/{x}") else x for x in found]:
             q = os.path.normpath(os.path.join(d, p))
             if os.path.exists(f"{top}/{q}") and q != f and q != "." and not q.startswith(".."):
                 if q not in found:
@@ -106,10 +96,6 @@ def body(paths, f):  # the text of those files but F, commas out of numbers
     return have
 
 
-def found(x, have):  # X, or a number that rounds to it, is in HAVE
-    return str(Decimal(x)) in have
-
-
 def count(m, rest):  # KIND, N of a COUNT match; REST: its sentence from it on
     if m.group(5) or m.group(6):
         return "passed" if m.group(6) else "cases", int(m.group(5) or m.group(6))
@@ -124,11 +110,11 @@ def count(m, rest):  # KIND, N of a COUNT match; REST: its sentence from it on
     return ("cases" if not adj and not re.match(r"\S+ (of|to|in)\b", rest) else None), n
 
 
-def check_unit(f, first, unit, ctx, extra):
+def check_unit(f, first, unit, ctx):
     """Every figure of UNIT (lines from FIRST); CTX: the caption, heading
     and extra text that may name its source."""
     text = "\n".join(unit)
-    src = sources(text + "\n" + ctx, f, extra)
+    src = sources(text + "\n" + ctx, f)
     dated = DATED.search(text + "\n" + ctx)
     have = None
     for i, line in enumerate(unit):
@@ -149,7 +135,7 @@ def check_unit(f, first, unit, ctx, extra):
             if dated:
                 if src:
                     have = have if have is not None else body(src, f)
-                    ok = found(str(n), have)
+                    ok = str(Decimal(n)) in have
                     out("ok" if ok else "WRONG", where, fig, ("in " if ok else "not in ") + ", ".join(src))
                 else:
                     out("unchecked", where, fig, f"source: {dated.group(0)}")
@@ -182,7 +168,7 @@ def check_unit(f, first, unit, ctx, extra):
                 nums = nums[:1]
             if src:
                 have = have if have is not None else body(src, f)
-                miss = [x for x in nums if not found(x, have)]
+                miss = [x for x in nums if str(Decimal(x)) not in have]  # or a number that rounds to it
                 out("WRONG" if miss else "ok", where, fig,
                     ("not in " if miss else "in ") + ", ".join(src))
             elif dated:
@@ -285,5 +271,5 @@ for f in files:
         text = "\n".join(head.splitlines()[skip:])
     dirs = [f.rsplit("/", 1)[0]] if f.startswith("results/") else []
     for first, u, ctx in units(f, text):
-        check_unit(f, first + skip, u, ctx + "\n" + extra + "\n" + "\n".join(dirs), ())
+        check_unit(f, first + skip, u, ctx + "\n" + extra + "\n" + "\n".join(dirs))
 sys.exit(1 if bad else 0)
