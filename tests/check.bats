@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # check.sh (the gate): its choice of stages, and on a machine without
-# apt-get the stages it cannot run, skipped with their reasons; the
-# per-patch range of patchcheck.sh; clang.sh and sparse.sh without apt-get.
+# apt-get the stages it cannot run, skipped with their reasons (a stage's
+# requires); the per-patch range of patchcheck.sh; clang.sh and sparse.sh
+# without apt-get.
 
 load helper
 bats_require_minimum_version 1.5.0
@@ -57,6 +58,26 @@ setup() {
 	[[ "$output" == *"SKIP  shellcheck: needs shellcheck"* ]]
 	[[ "${lines[-1]}" =~ ^[0-9]+\ passed,\ [0-9]+\ failed,\ [1-9][0-9]*\ skipped$ ]]
 	grep -qE "^check: [1-9][0-9]* checks skipped: the full gate has not passed \\(STAGES= asks for a subset\\)$" <<<"$output"
+}
+
+@test "a stage whose requires fails is one SKIP line with its reason, and does not run" {
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F"
+	cp -r "$TOP/tools" "$F/"
+	cat >"$F/tools/gate/stages/quilt.sh" <<-EOS
+		# shellcheck shell=bash
+		DESCRIPTION="quilt push"
+		requires() { echo "needs a unicorn"; return 1; }
+		run() { touch "$BATS_TEST_TMPDIR/ran"; }
+	EOS
+	KERNEL=$BATS_TEST_TMPDIR STAGES=quilt PATH=$NB run bash "$F/tools/check.sh"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^SKIP ' <<<"$output")" -eq 1 ]
+	[[ "$output" == *"SKIP  quilt push: needs a unicorn"* ]]
+	[[ "$output" == *"skipped: quilt push: needs a unicorn"* ]]
+	[ "${lines[-1]}" = "1 passed, 0 failed, 1 skipped" ]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	run ! grep -q 'base and apply' <<<"$output"
 }
 
 @test "no apt-get and no KERNEL=: the Debian base cannot be had, one line, nothing else runs" {
@@ -117,23 +138,23 @@ setup() {
 	[ "$(git -C "$k" rev-list --count v7.3.4..HEAD)" -eq 2 ]
 }
 
-@test "clang.sh without apt-get and no clang new enough: exit 2 with the reason (n/a, not a failure)" {
+@test "clang.sh without apt-get and no clang new enough: the reason on stdout, status 1 (n/a, not a failure)" {
 	mkdir -p "$BATS_TEST_TMPDIR/t/scripts"
 	printf '#!/bin/sh\necho 99.0.0\n' >"$BATS_TEST_TMPDIR/t/scripts/min-tool-version.sh"
 	chmod +x "$BATS_TEST_TMPDIR/t/scripts/min-tool-version.sh"
-	PATH=$NB run bash "$TOP/tools/gate/clang.sh" "$BATS_TEST_TMPDIR/t"
-	[ "$status" -eq 2 ]
-	[[ "$output" == "clang.sh: t needs LLVM >= 99.0.0; installed here: "*", and no apt-get to install another" ]]
+	PATH=$NB run --separate-stderr bash "$TOP/tools/gate/clang.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "t needs LLVM >= 99.0.0; installed here: "*", and no apt-get to install another" ]]
 }
 
-@test "sparse.sh without apt-get and no sparse: exit 2 with the reason" {
+@test "sparse.sh without apt-get and no sparse: the reason on stdout, status 1" {
 	mkdir -p "$BATS_TEST_TMPDIR/t/scripts"
 	printf 'all:\n' >"$BATS_TEST_TMPDIR/t/Makefile"
 	printf '#!/bin/sh\necho 0\n' >"$BATS_TEST_TMPDIR/t/scripts/checker-valid.sh"
 	chmod +x "$BATS_TEST_TMPDIR/t/scripts/checker-valid.sh"
-	PATH=$NB run bash "$TOP/tools/gate/sparse.sh" "$BATS_TEST_TMPDIR/t"
-	[ "$status" -eq 2 ]
-	[ "$output" = "sparse.sh: no sparse that t accepts, and no apt-get to build Debian's" ]
+	PATH=$NB run --separate-stderr bash "$TOP/tools/gate/sparse.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[ "$output" = "no sparse that t accepts, and no apt-get to build Debian's" ]
 }
 
 @test "patchcheck.sh on TERM: its background builds are stopped and waited for, then the branch is checked out" {
@@ -152,9 +173,11 @@ setup() {
 		sleep 300 &
 		wait
 	EOS
-	chmod +x "$F/tools/gate/buildcheck.sh"
+	printf '#!/bin/sh\necho -19\n' >"$F/tools/gate/clang.sh"
+	printf '#!/bin/sh\necho /bin/true\n' >"$F/tools/gate/sparse.sh"
+	chmod +x "$F"/tools/gate/*.sh
 	# (3>&-: bats waits for whatever holds its fd 3 open)
-	PATCHCHECK_LIGHT=0 BSK_TOP=$F "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" \
+	CHECK_LIGHT=0 BSK_TOP=$F "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" \
 		"$BATS_TEST_TMPDIR/log" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
 	pid=$!
 	echo "$pid" >"$BATS_TEST_TMPDIR/patchcheck.pid"
@@ -199,7 +222,7 @@ patchcheck_fakes() {
 	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
 	patchcheck_fakes "$k"
 	mkdir -p "$BATS_TEST_TMPDIR/top/tools"
-	PATCHCHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 \
+	CHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 \
 		"$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL  block-bfq-second-change.patch checkpatch: 1 reports"* ]]
@@ -210,7 +233,7 @@ patchcheck_fakes() {
 
 	# the second patch alone: its row only
 	rm -rf "$BATS_TEST_TMPDIR/log"
-	PATCHES=2 PATCHCHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 \
+	PATCHES=2 CHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 \
 		"$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
 	[ "$status" -ne 0 ]
 	[ "${lines[-1]}" = "3 passed, 1 failed" ]

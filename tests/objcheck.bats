@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
-# objcheck.sh bloat-dirs: bloat-o-meter on objects a build kept, as make
-# check runs it on the per-patch =y objects.  bloat-o-meter is faked (it
-# compares file sizes); the tree is a fake kernel with one commit on top.
+# objcheck.sh bloat and nfc on a fake kernel whose make compiles with gcc;
+# bloat-o-meter is faked (it compares file sizes).
 
 load helper
 
@@ -20,35 +19,6 @@ EOS
 	git -C "$K" commit -q -m "bloat-o-meter"
 	sed -i 's/^line 2$/line two/' "$K/block/bfq-iosched.c"
 	git -C "$K" commit -q -a -m "block, bfq: a change"
-	A=$BATS_TEST_TMPDIR/a
-	B=$BATS_TEST_TMPDIR/b
-	mkdir -p "$A/block" "$B/block"
-}
-
-@test "bloat-dirs: same size passes, growth fails with the sizes" {
-	printf '1234' >"$A/block/bfq-iosched.o"
-	printf '1234' >"$B/block/bfq-iosched.o"
-	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
-	[ "$status" -eq 0 ]
-	[[ "$output" == *'scripts/bloat-o-meter block/bfq-iosched.o'* ]]
-	printf '123456' >"$B/block/bfq-iosched.o"
-	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *'block/bfq-iosched.o grew from 4 to 6 bytes'* ]]
-}
-
-@test "bloat-dirs: an object on one side only is an error, not a pass" {
-	printf '1234' >"$A/block/bfq-iosched.o"
-	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
-	[ "$status" -eq 1 ]
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "${lines[0]}" == *'error: block/bfq-iosched.o was built on one side only'* ]]
-}
-
-@test "bloat-dirs: a missing objects dir is a usage error" {
-	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$BATS_TEST_TMPDIR/nope"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *'usage: objcheck.sh bloat-dirs'* ]]
 }
 
 # nfc_kernel: a fake kernel whose make builds a real object with gcc, and
@@ -97,4 +67,21 @@ EOM
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"error: NFC_CONFIGS: no config 'huge'"* ]]
+}
+
+@test "bloat: the same size passes, growth fails with the sizes; a bad mode is a usage error" {
+	nfc_kernel
+	sed -i '1i /* a comment */' "$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: a comment"
+	run "$TOP/tools/gate/objcheck.sh" bloat "$K" HEAD~ HEAD
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'scripts/bloat-o-meter block/blk-mq.o'* ]]
+	printf 'int blk_mq_g(int x)\n{\n\treturn x * x + 3;\n}\n' >>"$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: a function"
+	run "$TOP/tools/gate/objcheck.sh" bloat "$K" HEAD~ HEAD
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'block/blk-mq.o grew from '*' bytes'* ]]
+	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'usage: objcheck.sh bloat|nfc TREE A B'* ]]
 }

@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# newest.sh [mainline|lts] - one line: does the series still apply to
-# Debian's newest linux-source for its base?  The base stays pinned (the
-# series' "# base:" line), so a move in Debian's archive is seen here and
-# a rebase is a deliberate act (docs/bases.md).  Exit 1 when it does not apply.
+# newest.sh [mainline|lts] - one line: does the series apply to Debian's
+# newest linux-source for its base?  The base stays pinned (docs/bases.md).
 set -euo pipefail
 BASE=${1:-${BASE:-mainline}}
 # shellcheck source=../env/base.sh

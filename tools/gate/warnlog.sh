@@ -1,14 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# warnlog.sh KIND CMD [ARG...] - run a compiler (KIND=cc, as kbuild's CC)
-# or a checker (KIND=sparse, as kbuild's CHECK) and keep a copy of what it
-# prints on stderr in $BSK_WARN_DIR/KIND/, one file per object (cc: the -o
-# argument) or source file (sparse: the last argument).  Objects kbuild
-# does not rebuild keep their file, so the directory always holds the
-# diagnostics of the whole build, and two builds can be compared without
-# rebuilding everything.  Anything else (cc-option probes, -E, linking)
-# is passed through untouched.
+# warnlog.sh cc|sparse CMD [ARG...] - kbuild's CC or CHECK: CMD, its stderr
+# also kept in $BSK_WARN_DIR/KIND/, one file per object or source, so that
+# two incremental builds compare whole.
 set -u
 kind=$1
 shift

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
+DESCRIPTION="Debian's newest linux-source"
+requires() { needs apt-get; }
+
+run() {
+	local out
+	out=$(tools/gate/newest.sh "$BASE" 2>&1)
+	result "$out" $?
+}

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
+DESCRIPTION="KUnit under PREEMPT_RT"
+requires() { needs qemu-system-x86_64 cpio; }
+
+# Threaded interrupts: the five completion cases that need an IPI skip,
+# each saying why; nothing may fail, the log may hold no report.
+run() {
+	KUNIT_DEBUG=rt ARCH=x86_64 KUNIT_OUT=$4/kunit-rt step tools/kunit.sh "$1" >"$4/kunit-rt.log" 2>&1
+	result_of_run "$4/kunit-rt.log" $? "KUnit x86_64 SMP under PREEMPT_RT, lockdep and the sanitizers at the tip ($BASE)" "$BSK_STAGE_T0"
+	grep 'SKIPPED' "$4/kunit-rt.log" | sed 's/^/      /'
+}

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
+DESCRIPTION="KUnit under x86_64 SMP"
+
+requires() {
+	[ "$ARCH" = um ] || { echo "ARCH=$ARCH: the per-patch runs are already under QEMU, not UML"; return 1; }
+	needs qemu-system-x86_64 cpio
+}
+
+# The suites on two LLCs under the sanitizers: nothing may skip.  On
+# mainline the kernel is LOGDIR/vmkernel.out, the debug guest kernel that
+# check.sh built in the background (status: vmkernel.rc); the stress boots
+# it too.  Else (LTS, which configs/vm.config does not fit) kunit.py's own.
+run() {
+	local L=$4 k='' c
+	if [ -f "$L/vmkernel.rc" ]; then
+		if [ "$(cat "$L/vmkernel.rc")" != 0 ] || [ ! -s "$L/vmkernel.out" ]; then
+			tail -n 3 "$L/vmkernel.log"
+			result "the series' debug guest kernel with the suites builds ($BASE)" 1
+			return
+		fi
+		info "$(tail -n 1 "$L/vmkernel.log")"
+		k=$(dirname "$(cat "$L/vmkernel.out")")
+	fi
+	KUNIT_DEBUG=1 ARCH=x86_64 KUNIT_KERNEL=$k KUNIT_OUT=$L/kunit-x86_64 step tools/kunit.sh "$1" >"$L/kunit-x86_64.log" 2>&1
+	result_of_run "$L/kunit-x86_64.log" $? "KUnit x86_64 SMP under KASAN, KFENCE, UBSAN, lockdep at the tip ($BASE)" "$BSK_STAGE_T0"
+	c=$(counts_of "$(tail -n 1 "$L/kunit-x86_64.log")") || return 0
+	if [ "${c##* }" -gt 0 ]; then
+		grep 'SKIPPED' "$L/kunit-x86_64.log"
+		result "no case skipped under x86_64 SMP ($BASE)" 1
+	fi
+}
