@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# apply.sh [SERIES] - git am every patch listed in SERIES (default: series)
-# onto a fresh branch from the base, in a worktree in the cache.  Prints the
-# worktree's path.  On a patch that does not apply: names the patch and the
-# file, aborts, leaves the worktree at the base and exits non-zero.
-# A worktree with uncommitted changes, or with commits that were never
-# exported with refresh.sh, is left alone.
+# apply.sh [SERIES] - git am SERIES' patches onto a fresh branch from the
+# base in a worktree in the cache; prints its path.  Unexported work is left alone.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -22,7 +17,7 @@ done
 read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 [ -n "${base:-}" ] || exit 1
 branch=$BSK_BRANCH
-# What this run would produce: the base commit and the exact patch bytes.
+# what this run would produce: the base commit and the patch bytes
 fingerprint=$( (git -C "$repo" rev-parse "$base^{commit}"
 	for p in "${patches[@]}"; do printf '%s\n' "$p"; cat "$PATCHDIR/$p"; done) | sha1sum | cut -d' ' -f1)
 
@@ -35,8 +30,7 @@ if [ -e "$wt" ]; then
 		die "$wt has uncommitted changes; commit them and run 'make refresh', or discard them"
 	gitdir=$(git -C "$wt" rev-parse --absolute-git-dir)
 	if [ -f "$gitdir/bsk-applying" ]; then
-		# An earlier run was stopped in the middle of git am: what it
-		# committed came from patches/, so start again from the base.
+		# an earlier run stopped in the middle of git am: start again
 		info "an earlier apply in $wt was interrupted; starting again from $base"
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
 		git -C "$wt" checkout -q -B "$branch" "$base"
@@ -46,8 +40,7 @@ if [ -e "$wt" ]; then
 	applied=$(cat "$gitdir/bsk-applied" 2>/dev/null || true)
 	[ "$head" = "$(git -C "$wt" rev-parse "$base^{commit}")" ] || [ "$head" = "$applied" ] ||
 		die "$wt has commits that are not in patches/; run 'make refresh' to keep them, or 'git -C $wt reset --hard $base' to drop them"
-	# Already applied from the same patches: leave the files (and so the
-	# build directories) alone.
+	# already applied from the same patches: leave the files alone
 	if [ "$head" = "$applied" ] && [ "$(git -C "$wt" symbolic-ref -q --short HEAD)" = "$branch" ] &&
 	   [ "$(cat "$gitdir/bsk-fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
 		info "series already applied onto $base in $wt"
@@ -70,8 +63,7 @@ else
 	[ -z "${KERNEL:-}" ] || info "series goes into worktree $wt, branch $branch of $repo"
 fi
 
-# Interrupted (INT, TERM, HUP) in the middle of the series: back to the
-# base, so that no half-applied series is taken for the user's commits.
+# interrupted: back to the base, no half-applied series taken for the user's
 # shellcheck disable=SC2317 # run by the trap
 back_to_base() {
 	trap - INT TERM HUP

@@ -1,30 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# coverage.sh [TREE] - line and branch coverage, by the series' suites, of
-# the kernel functions they call (the pure functions of the four
-# heuristics, and what the fixes touch).  The suites run under UML with
-# gcov (tools/kunit.sh KUNIT_COVERAGE=1: the tree's coverage_uml.config,
-# two CPUs where the tree's UML has SMP); lcov (Debian's) captures the
-# counts of the files the series touches.  Per function, from the lcov
-# data within its lines in the source: lines executed of lines
-# instrumented, branches taken of branches, the lines never run and the
-# lines with a branch never taken.
-#
-#   COVERAGE_OUT=dir  where coverage.info (lcov, those files only) and
-#                     summary.md (the table) go; default a new run
-#                     directory in the cache
-#
-# Last line: "N passed, N failed", one check per function: passed when
-# every line ran and every branch was taken, or each gap is in
-# kunit/coverage-exceptions with its reason (FUNCTION, the source line,
-# the reason), which the table marks and lists.  An exception that no gap
-# uses any more fails too.
+# coverage.sh [TREE] - line and branch coverage of the functions the suites
+# call (FUNCS), UML + gcov + lcov; COVERAGE_OUT=dir.  A check per function:
+# every line run and branch taken, or each gap in kunit/coverage-exceptions.
 set -uo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-# file:function, in the order of the series.
 FUNCS=(
 	block/bfq-iosched.c:bfq_init_queue
 	block/bfq-iosched.c:bfq_update_inject_limit
@@ -42,11 +24,8 @@ FUNCS=(
 
 command -v lcov >/dev/null || die "lcov not found (make coverage reads gcov's counts with it); run: apt-get install lcov"
 tree=${1:-}
-if [ -z "$tree" ]; then
-	read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
-fi
+[ -n "$tree" ] || read -r _ tree _ < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 [ -f "$tree/block/tests/.kunitconfig" ] || die "$tree has no block/tests/.kunitconfig: the series is not applied there"
-# kbuild records the resolved path of each source file.
 tree=$(cd "$tree" && pwd -P)
 [ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$tree" ] ||
 	die "$tree is not the top of a git work tree (make coverage changes one file there for its build and restores it with git)"
@@ -56,13 +35,8 @@ out=${COVERAGE_OUT:-$(run_dir coverage)}
 mkdir -p "$out"
 build=$BSK_CACHE/build/${BSK_BUILD_NAME:-$(basename "$tree")}-um-coverage
 
-# UML's linker script (arch/um/include/asm/common.lds.S, 7.3.4) gathers
-# .init_array.* into .init_array but only .fini_array into .fini_array.
-# gcc (7 and later) puts each object's gcov destructor, which writes its
-# .gcda at exit, into .fini_array.00100: left out, libc never calls it,
-# and UML writes no .gcda at all.  Where the tree has that gap, the line
-# that closes it is added for the build and taken out again on any exit
-# (as tools/mutate.sh does with a mutant); the series does not carry it.
+# UML's linker script drops .fini_array.*, gcov's destructors: the line is
+# added for the build, restored on any exit (docs/arches-coverage.md)
 lds=arch/um/include/asm/common.lds.S
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	die "$tree has uncommitted changes; make coverage needs a clean tree"
@@ -72,8 +46,7 @@ restore() {
 	[ -z "$patched" ] || git -C "$tree" checkout -q -- "$lds"
 	patched=
 }
-# The suites run in a process group of their own, stopped on a signal,
-# before the file is restored.
+# the suites run in a process group of their own, stopped on a signal
 kpid=
 # shellcheck disable=SC2317 # called from the trap
 stop() {
@@ -91,7 +64,6 @@ if [ -f "$tree/$lds" ] && ! grep -q '\.fini_array\.\*' "$tree/$lds"; then
 	info "UML: .fini_array.* added to $lds for this build (gcov's destructors; restored afterwards)"
 fi
 
-# Counts of this run only.
 [ ! -d "$build" ] || find "$build" -name '*.gcda' -delete
 mkdir -p "$BSK_CACHE/runs"
 log=$BSK_CACHE/runs/coverage-kunit.log
@@ -114,7 +86,6 @@ mapfile -t files < <(printf '%s\n' "${FUNCS[@]}" | cut -d: -f1 | sort -u)
 lcov -q --rc lcov_branch_coverage=1 -e "$out/all.info" "${files[@]/#/*/}" -o "$out/coverage.info" >>"$llog" 2>&1 ||
 	die "lcov -e failed (see $llog)"
 rm -f "$out/all.info"
-# The paths of this machine out of the committed data.
 sed -i "s#^SF:$tree/#SF:#" "$out/coverage.info"
 
 {

@@ -1,16 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# base.sh [mainline|lts] - fetch the Debian linux-source package its series
-# is pinned to (its "# base: PACKAGE VERSION sha256:TARBALL" line) into the
-# cache and turn it into a git tree with one commit, tagged vX.Y.Z.  Prints
-# the tree's path on stdout.  Nothing is installed system-wide: the package
-# is found through a private apt state under $BSK_CACHE/apt/<base>, whose
-# sources are derived at run time from the machine's own apt configuration,
-# and the tarball must have the pinned checksum (docs/bases.md).
-#
-# base.sh --newest [mainline|lts]: "PACKAGE VERSION" of Debian's newest
-# linux-source for that base (the gate's newest stage), nothing fetched.
+# base.sh [mainline|lts] - the Debian linux-source package the series pins
+# ("# base: PACKAGE VERSION sha256:TARBALL"), fetched through a private apt
+# state in the cache and made a git tree of one commit tagged vX.Y.Z;
+# prints its path (docs/bases.md).  --newest: "PACKAGE VERSION" of
+# Debian's newest for that base, nothing fetched.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -34,7 +28,6 @@ mainline|lts) ;;
 *) die "unknown BASE '$BASE' (use BASE=mainline or BASE=lts, or KERNEL=/path/to/linux)" ;;
 esac
 
-# Write the private sources.list for $BASE on stdout.
 make_sources() {
 	local cn repos mirror suite
 	cn=$(codename)
@@ -58,8 +51,7 @@ apt_update() {
 	! grep -qE '^(W|E): ' "$APT_DIR/update.log"
 }
 
-# Some mirrors serve a stale copy under the alias "stable-backports"; ask
-# for the suite by the codename its own Release file gives.
+# Some mirrors serve a stale "stable-backports": ask by its codename.
 resolve_backports() {
 	local rel cn
 	rel=$(find "$APT_DIR/lists" -maxdepth 1 -name '*_dists_stable-backports_InRelease' | head -n 1)
@@ -69,7 +61,6 @@ resolve_backports() {
 	BSK_MAINLINE_SUITES="unstable $cn" apt_update
 }
 
-# "package version sha256" the series of $BASE is pinned to.
 pinned() {
 	local s
 	s=$(bsk_series)
@@ -77,7 +68,6 @@ pinned() {
 		die "$(basename "$s") has no '# base: PACKAGE VERSION sha256:TARBALL' line"
 }
 
-# Newest "package version" in Debian for $BASE.
 pick_package() {
 	local pkg ver
 	if [ "$BASE" = lts ]; then
@@ -93,8 +83,7 @@ pick_package() {
 	printf '%s %s\n' "$pkg" "$ver"
 }
 
-# Remove Debian's "ignore everything at the top level" rules, which would
-# hide the whole tree from git add.
+# Debian's top-level "/*" ignore rules would hide the tree from git add.
 fix_gitignore() {
 	local f=$1/.gitignore
 	[ -f "$f" ] || return 0
@@ -131,9 +120,8 @@ extract() {
 	(
 		cd "$tmp/linux"
 		bsk_git init -q -b base
-		# ~90k loose objects: git's automatic gc would repack them all
-		# behind the first later git am or commit (minutes of CPU, in the
-		# middle of a gate run).  The cache tree is ours; it stays loose.
+		# no automatic gc: repacking ~90k loose objects would stall a
+		# later git am for minutes
 		git config gc.auto 0
 		git config maintenance.auto false
 		bsk_git add -A
@@ -159,9 +147,7 @@ main() {
 	cur=$SRC_DIR/$BASE
 	apt_opts
 	if [ -n "$NEWEST" ]; then
-		if ! { apt_update && resolve_backports && pick_package; }; then
-			die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
-		fi
+		{ apt_update && resolve_backports && pick_package; } || die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
 		return
 	fi
 	if [ -e "$cur/.git/bsk-package" ] && [ "$(cat "$cur/.git/bsk-package")" = "$pkg $ver" ]; then
@@ -169,9 +155,7 @@ main() {
 		readlink -f "$cur"
 		return 0
 	fi
-	if ! { apt_update && resolve_backports; }; then
-		die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
-	fi
+	{ apt_update && resolve_backports; } || die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
 	apt-cache "${APT_OPTS[@]}" show "$pkg=$ver" >/dev/null 2>&1 ||
 		die "$pkg $ver, the pinned base, is no longer in Debian's archive: move the pin (docs/bases.md)"
 	extract "$pkg" "$ver" "$sum"
@@ -179,6 +163,4 @@ main() {
 	readlink -f "$cur"
 }
 
-if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-	main
-fi
+[ "${BASH_SOURCE[0]}" != "$0" ] || main

@@ -1,15 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# lava.sh - print the directory of the LAVA that make lava runs: Debian
-# unstable's lava-common and lava-dispatcher (lava-run, the dispatcher a
-# LAVA worker runs) and lava-server's device-type templates (the
-# qemu.jinja2 a lab renders its QEMU devices from), fetched through a
-# private apt state (as vng.sh and b4.sh do) and unpacked in
-# $BSK_CACHE/lava, never installed.  They run with the machine's python3;
-# their Python dependencies are bookworm's own packages (deps.sh lava).
-# In the directory: bin/lava-run, bin/lava-python (python3 with LAVA's
-# modules on its path), device-types/.
+# lava.sh - print the directory of the LAVA 'make lava' runs: Debian
+# unstable's lava-common, lava-dispatcher and lava-server (device-type
+# templates), unpacked in $BSK_CACHE/lava: bin/lava-run, bin/lava-python,
+# device-types/.  docs/environment.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"

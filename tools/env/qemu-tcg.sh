@@ -1,13 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-#
-# qemu-tcg.sh - run $BSK_QEMU_REAL (a qemu-system-*) without "-accel kvm"
-# and "-accel hvf", so that QEMU falls through to TCG.  kunit.py (7.x)
-# asks for "-accel kvm -accel hvf -accel tcg" and QEMU takes the first
-# that opens: on a machine whose /dev/kvm opens but does not run guests
-# (nested virtualization without support: the guest never prints a line),
-# every x86_64 KUnit run would time out.  tools/kunit.sh puts this first
-# on PATH under the qemu-system-* name unless BSK_KVM=1.
+# qemu-tcg.sh - run $BSK_QEMU_REAL without kunit.py's "-accel kvm" and
+# "-accel hvf", so QEMU falls through to TCG (a /dev/kvm that opens but
+# does not run guests would hang every run; docs/gate.md).
 set -eu
 [ -n "${BSK_QEMU_REAL:-}" ] || { echo "qemu-tcg.sh: BSK_QEMU_REAL is not set" >&2; exit 1; }
 n=$#

@@ -1,13 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-#
-# bfq-timeline.awk - one line per second of a blk-tracer trace with BFQ's
-# log messages (tools/vm/s3-trace.sh): dispatches (D), the mean number of
-# requests at the device, BFQ's expirations by reason (bfq-iosched.h:
-# 0 too idle, 1 budget timeout, 2 budget exhausted, 3 no more requests,
-# 4 preempted), the queues set in service, queue merges and splits, the
-# dispatch rounds that returned no request (BFQ idling, "no queue
-# returned") and idle timers armed (the debug patch's "arm idle").
-#   awk -f tools/lib/bfq-timeline.awk PASS.trace
+# bfq-timeline.awk - a line per second of a blk-tracer trace with BFQ's log
+# (tools/vm/s3-trace.sh): dispatches, requests at the device, expirations
+# by reason (bfq-iosched.h), queues served, merges, empty dispatches, idle
+# arms.  awk -f tools/lib/bfq-timeline.awk PASS.trace
 function account(t) {
 	if (last != "")
 		integ[int(last - t0)] += inflight * (t - last)

@@ -1,25 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-#
-# blktests.awk - read the output of blktests' ./check for one or more
-# kernels (files given in order, the base's first; -v names="base series
-# ...") and print, by -v what=:
-#
-#   table  a Markdown table, one row per test: its status on each kernel
-#          and, for a test that failed or did not run, the first lines
-#          blktests gave as the reason; then the totals per kernel
-#   new    (two kernels) one line per test that passed on the first kernel and failed,
-#          did not run or is absent on the second ("block/005: passed ->
-#          failed"); nothing when there is none
-#   counts "name passed N failed N notrun N finished 0|1" per kernel
-#
-# -v expect="block/001 block/002 ...": the tests ./check was asked for; one
-# that a kernel's output does not name is "absent" there (check left it
-# out, or the run was cut off before it).
-#
-# A test's status line is "group/NNN[ => dev] (description)  [status]";
-# the indented lines after it carry its stats ("key ... value") and,
-# for "failed" and "not run", the reason.  A file without the line
-# "blktests: exit N" (tools/vm/blktests.sh) was cut off.
+# blktests.awk - read blktests' ./check output of kernels (-v names="base ...",
+# files in that order) and print -v what=table (Markdown), new (passed on the
+# first, not the second) or counts; -v expect: tests asked for.  No
+# "blktests: exit N": cut off.
 BEGIN {
 	split(names, name, " ")
 }
@@ -94,7 +77,6 @@ END {
 			count[i, "absent"]++
 		}
 	}
-	# by name (insertion sort: some tens of rows)
 	for (j = 2; j <= n; j++) {
 		t = order[j]
 		for (i = j - 1; i >= 1 && order[i] > t; i--)

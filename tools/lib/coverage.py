@@ -1,14 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# coverage.py TREE INFO EXCEPTIONS FILE:FUNCTION... - the table of
-# 'make coverage' (tools/coverage.sh): for each function, the lines and
-# gcov branches of its body in lcov's INFO (paths relative to TREE, whose
-# sources give the functions' line ranges), the lines not run and the
-# branches not taken both ways, each gap marked with its reason from
-# EXCEPTIONS (FUNCTION<TAB>SOURCE LINE or *<TAB>REASON).  A gap without a
-# reason, a function not found and an exception that matches no gap fail.
-# Last line: "N passed, N failed"; a malformed input is one error line.
+# coverage.py TREE INFO EXCEPTIONS FILE:FUNCTION... - the table of 'make
+# coverage' (tools/coverage.sh): per function, its lines and branches in
+# lcov's INFO, each gap with its reason from EXCEPTIONS.  Last line: "N
+# passed, N failed"; a malformed input is one error line.
 import re, sys
 tree, info, exc_file, funcs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 da, brda = {}, {}

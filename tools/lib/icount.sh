@@ -1,10 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# The host's reading of a 'make bench ICOUNT=1' run: the guest's figures
-# ($raw/icount.csv: scenario,kernel,scheduler,metric,value,repeat) turned
-# into the repeat check, the published CSV and icount.md.  Sourced by
-# tools/bench-icount.sh, and by tests/icount.bats on the committed runs.
-# Reads: raw (the directory of the guest's icount.csv), scen (the
-# scenarios run), count (reads per figure), icount (QEMU's options).
+# The host's reading of a 'make bench ICOUNT=1' run ($raw/icount.csv):
+# the repeat check, the published CSV and icount.md.  Sourced by
+# tools/bench-icount.sh and tests/icount.bats; reads raw, scen, count, icount.
 # shellcheck shell=bash disable=SC2154 # raw, scen, count, icount: the caller's
 
 want() { [[ " $scen " == *" $1 "* ]]; }
@@ -15,10 +12,7 @@ has() {
 	awk -F, -v s="$1" -v v="$2" 'index($1, s) == 1 && $3 ~ v { f = 1 } END { exit !f }' "$raw/icount.csv"
 }
 
-# Every figure measured twice (repeat 1 and 2): KEY, first,
-# second, difference in %.  S1 and S6 must agree within 0.2%; S4 (five
-# processes and writeback) and S5 (two vCPUs) are reported, not held
-# to it.
+# every figure measured twice: KEY, first, second, difference in %
 # shellcheck disable=SC2016 # awk's fields
 spread='$6 == 1 { a[$1 FS $2 FS $3 FS $4] = $5 } $6 == 2 { k = $1 FS $2 FS $3 FS $4; if ((k in a) && a[k] + 0 != 0) printf "%s\t%s\t%s\t%.3f\n", k, a[k], $5, 100 * ($5 - a[k]) / a[k] }'
 
@@ -45,8 +39,7 @@ table() {
 			printf "| %s | %s | %s | %s |\n", k, b, s, (b && s) ? sprintf("%.4f", s / b) : "-" } }' "$raw/icount.csv"
 }
 
-# icount_md BASE DAY: icount.md of the run, BASE the base's name (v7.3.4),
-# DAY the date of the run.
+# icount_md BASE DAY: icount.md of the run (BASE: v7.3.4; DAY: its date)
 icount_md() {
 	{
 		echo '# make bench ICOUNT=1: guest instructions per I/O, base vs series'

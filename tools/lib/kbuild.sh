@@ -1,11 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# kbuild plumbing shared by the tools that build kernels outside kunit.py
-# (gate/buildcheck.sh, gate/objcheck.sh, env/vmkernel.sh).  Sourced, never
-# executed; needs common.sh.
+# kbuild plumbing for the tools that build kernels outside kunit.py.
 # shellcheck shell=bash
 
-# kbuild_cc [COMPILER]: COMPILER (default gcc) for kbuild's CC, behind
-# ccache where ccache is installed.
+# kbuild_cc [COMPILER]: COMPILER (default gcc), behind ccache if installed
 kbuild_cc() {
 	if command -v ccache >/dev/null; then
 		printf 'ccache %s\n' "${1:-gcc}"
@@ -14,11 +11,8 @@ kbuild_cc() {
 	fi
 }
 
-# kconfig_tiny TREE OUT FRAGMENT...: tinyconfig's own recipe (allnoconfig,
-# then kernel/configs/tiny-base.config, tiny.config and the x86 tiny.config)
-# with FRAGMENTs on top, as OUT/.config (merge_config.sh -n: a symbol the
-# fragments make visible stays off unless they name it).  The bench and
-# stress guest kernels are built on it.
+# kconfig_tiny TREE OUT FRAGMENT...: tinyconfig's recipe with FRAGMENTs on
+# top as OUT/.config (merge_config.sh -n)
 kconfig_tiny() {
 	local tree=$1 out=$2
 	shift 2
@@ -27,11 +21,9 @@ kconfig_tiny() {
 		arch/x86/configs/tiny.config "$@")
 }
 
-# kconfig_key TREE WORDS...: a key for a configuration: the tree's Kconfig
-# files and WORDS (fragment contents, the compiler).  kconfig_stale OUT
-# KEY: OUT has no .config, or one made for another key; kconfig_made OUT
-# KEY records it.  Configuring costs more than an incremental build, and
-# regenerating a .config makes kbuild see every symbol change.
+# kconfig_key TREE WORDS...: a key of the tree's Kconfig files and WORDS;
+# kconfig_stale OUT KEY: OUT's .config is missing or of another key;
+# kconfig_made OUT KEY records it (configuring costs a rebuild)
 kconfig_key() {
 	local tree=$1
 	shift

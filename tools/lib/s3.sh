@@ -1,17 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# S3 of 'make bench' (many small files): its device and its
-# ext4 image, for tools/bench.sh and tools/s3-trace.sh.  Sourced after
-# common.sh, never executed.
+# S3 of 'make bench' (many small files): its device and its ext4 image,
+# for tools/bench.sh and tools/s3-trace.sh.  Sourced after common.sh.
 # shellcheck shell=bash
-
-# scsi_debug as S3's disk: 384 MiB, 64 tags, 5 ms per command wherever
-# the data is (the guest sets it rotational).
 # shellcheck disable=SC2034 # used by the scripts that source this
 S3_CMDLINE="scsi_debug.dev_size_mb=384 scsi_debug.max_queue=64 scsi_debug.ndelay=5000000 scsi_debug.submit_queues=1"
 
-# s3_image: the ext4 image of S3's 8000 small files, made once on the
-# host with the job file the guest reads them with (tools/vm/s3.fio;
-# mkfs.ext4 -d), in BSK_CACHE/bench/s3-<hash of the job file>.img.
+# s3_image: the ext4 image of the files tools/vm/s3.fio lays out, made
+# once, in BSK_CACHE/bench/s3-<hash of the job file>.img
 s3_image() {
 	local job=$BSK_TOP/tools/vm/s3.fio f src
 	f=$BSK_CACHE/bench/s3-$(sha1sum "$job" | cut -c1-12).img

@@ -1,19 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-#
-# s3-trace.sh OUTDIR PASSES SPEC... - S3 of 'make bench' (tools/vm/s3.fio:
-# 8 readers over 8000 small files on ext4, cold cache) on scsi_debug,
-# rotational, 5 ms per command, with BFQ's own log messages and the
-# dispatches and completions recorded through ftrace's blk tracer: the
-# timeline of what BFQ decided in each pass (issue 24, BFQ's slow mode).
-# Runs inside a virtme-ng guest booted with scsi_debug's parameters of
-# S3 (tools/bench.sh) and BENCH_S3_IMAGE; with the debug-only patch in
-# debug/ the log also has the hw_tag decision and each idling arm.
-#
-# For each of PASSES passes, each SPEC ("bfq", "mq-deadline",
-# "bfq:slice_idle=0") in turn, a fresh scheduler instance: OUTDIR/
-# <spec>-<pass>.json (fio), .trace (the blk tracer's text), and one line
-# "s3-trace: <spec>-<pass> <seconds>" on the console.
+# s3-trace.sh OUTDIR PASSES SPEC... - guest side of 'make s3-trace': S3 per
+# SPEC ("bfq:slice_idle=0") and pass, traced: OUTDIR/<spec>-<pass>.json, .trace.
 set -eu
 out=$1
 passes=$2
