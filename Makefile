@@ -6,7 +6,7 @@
 #   make              dependencies -> base -> apply the series -> KUnit
 #   make check        the full gate (tools/check.sh); STAGES= and PATCHES=
 #                     run part of it
-#   make send         b4 dry run: the fixes and for-next threads in SEND_OUT,
+#   make send         b4 dry run: every thread of series in SEND_OUT,
 #                     from you (git's user.name/email or FROM=); never sends
 #   make bench        six VM scenarios (docs/benchmarks.md), base vs series kernel
 #   make stress       faults, hotplug, switching on debug kernels in a VM
@@ -21,7 +21,7 @@
 #                     (x86_64, arm64) and compared case for case with
 #                     kunit.py; or jobs for a lab (docs/lava.md)
 #   make promote RUN=dir TO=results/name
-#                     commit a run's results: the only way results/ changes
+#                     copy a run's results into results/, to commit
 #   make clean        remove what the tools added to KERNEL= (docs/bases.md)
 #   make apply | refresh | kunit | base | deps | test-tools | mutate
 #   make help         this text

@@ -13,7 +13,8 @@ common_setup() {
 	git config --global user.email "test@example.invalid"
 	git config --global init.defaultBranch master
 	git config --global advice.detachedHead false
-	unset KERNEL KERNEL_BASE BASE ARCH SERIES
+	# nothing of a calling gate's settings (BSK_TOP: a copied tools/ finds its own)
+	unset KERNEL KERNEL_BASE BASE ARCH SERIES STAGES PATCHES BSK_TOP
 }
 
 # fake_kernel DIR: a git tree with the files tree.sh looks for.

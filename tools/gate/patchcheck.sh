@@ -173,7 +173,7 @@ build_step() { # STEP: build every mode at the checked-out commit, side by side
 kunit_cell() { # N RC: the KUnit cell of patch N from its kunit.sh log
 	local line kp='' kf=''
 	line=$(tail -n 1 "$logdir/kunit-$1.log")
-	read -r kp kf < <(counts_of "$line")
+	read -r kp kf _ < <(counts_of "$line")
 	kunit_cases=$((kunit_cases + ${kp:-0}))
 	if [ "$2" -eq 0 ] && [ "${kf:-1}" -eq 0 ]; then
 		cell "$1" KUnit ok "${kp} cases"
