@@ -144,8 +144,6 @@ mutate:
 	@tools/apply.sh >/dev/null
 	@tools/mutate.sh
 
+# The gate's tools stage (shellcheck, bats), the one definition of both.
 test-tools:
-	@tools/env/deps.sh check
-	@shellcheck tools/*.sh tools/*/*.sh tests/*.bash .ci/run
-	@shellcheck -S warning tests/*.bats
-	@bats tests/
+	@STAGES=tools tools/check.sh

@@ -259,3 +259,52 @@ patchcheck_fakes() {
 	BASE=lts STAGES=patches PATCHES=7 run ! "$TOP/tools/check.sh"
 	[[ "$output" == *"within 1-6 (series-6.12)" ]]
 }
+
+# stage_run NAME: check.sh's part for one stage of the tools copied to $F
+# (common.sh, step, the stage file), its run on a fake tree, then the counts
+stage_run() {
+	(
+		cd "$F" || exit
+		BSK_TOP=$F BSK_STAGE_T0=$SECONDS BASE=mainline
+		# shellcheck source=../tools/lib/common.sh
+		. tools/lib/common.sh
+		step() { "$@"; }
+		# shellcheck source=/dev/null
+		. "tools/gate/stages/$1.sh"
+		run "$BATS_TEST_TMPDIR/wt" base series "$BATS_TEST_TMPDIR"
+		results_end
+	)
+}
+
+@test "the smp stage: a skipped case or kunit.sh's non-zero status fails it (kunit.sh faked)" {
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F"
+	cp -r "$TOP/tools" "$F/"
+	printf '#!/bin/sh\necho "SKIPPED x"\necho "$FAKE_LAST"\nexit "$FAKE_RC"\n' >"$F/tools/kunit.sh"
+	FAKE_RC=0 FAKE_LAST="25 passed, 0 failed, 0 skipped" run stage_run smp
+	[ "$status" -eq 0 ]
+	[[ "$output" == "PASS  KUnit x86_64 SMP under KASAN, KFENCE, UBSAN, lockdep at the tip (mainline): 25 passed"* ]]
+	[ "${lines[-1]}" = "25 passed, 0 failed, 0 skipped" ]
+	FAKE_RC=0 FAKE_LAST="23 passed, 0 failed, 2 skipped" run stage_run smp
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"FAIL  no case skipped under x86_64 SMP (mainline)"* ]]
+	[ "${lines[-1]}" = "23 passed, 1 failed, 2 skipped" ]
+	FAKE_RC=1 FAKE_LAST="25 passed, 0 failed, 0 skipped" run stage_run smp
+	[ "$status" -ne 0 ]
+	[ "${lines[-1]}" = "25 passed, 1 failed, 0 skipped" ]
+}
+
+@test "the bats stage: a skipped test is a SKIP line with its reason, not a pass (bats faked)" {
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F"
+	cp -r "$TOP/tools" "$F/"
+	fake_bin
+	printf '#!/bin/sh\nprintf "1..3\\nok 1 a b # skip no unicorn\\nok 2 c # skip\\nok 3 d\\n"\n' >"$BATS_TEST_TMPDIR/bin/bats"
+	chmod +x "$BATS_TEST_TMPDIR/bin/bats"
+	run stage_run bats
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"SKIP  bats: a b: no unicorn"* ]]
+	[[ "$output" == *"SKIP  bats: c: no reason given"* ]]
+	[[ "$output" == *"PASS  bats tests/: 1 ok"* ]]
+	[ "${lines[-1]}" = "1 passed, 0 failed, 2 skipped" ]
+}

@@ -55,6 +55,12 @@ EOS
 	[ "${lines[-1]}" = "22 passed, 3 failed, 0 skipped" ]
 }
 
+@test "kunit.py's non-zero status is a failure, even with a JSON of passes only" {
+	FAKE_KUNIT_RC=1 FAKE_KUNIT_JSON=all_passed run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${lines[-1]}" = "25 passed, 1 failed, 0 skipped" ]
+}
+
 @test "a build failure (no result line) is a failure, not a pass" {
 	FAKE_KUNIT_RC=1 FAKE_KUNIT_OUT="ERROR:root:make: *** [Makefile:2003] Error 2" \
 		run "$TOP/tools/kunit.sh" "$K"

@@ -127,18 +127,16 @@ EOF2
 }
 
 @test "jobs for a lab: LAVA's schema and the device type's boot method and command set" {
-	# a tree whose kunit.py gives the QEMU parameters lava.py reads
-	mkdir -p "$BATS_TEST_TMPDIR/tree/tools/testing/kunit"
-	cat >"$BATS_TEST_TMPDIR/tree/tools/testing/kunit/kunit_kernel.py" <<'EOF2'
-class Ops:
-    _kernel_command_line = "console=ttyAMA0 kunit_shutdown=reboot"
-    _extra_qemu_params = ["-machine", "virt", "-cpu", "max"]
-    _kernel_path = "arch/arm64/boot/Image.gz"
-def _default_qemu_config_path(arch):
-    return arch
-def _get_qemu_ops(path, extra, cross):
-    return path, Ops()
+	# a tree whose qemu_configs give the QEMU parameters lava.py reads (as kunit.py's)
+	mkdir -p "$BATS_TEST_TMPDIR/tree/tools/testing/kunit/qemu_configs"
+	printf 'from collections import namedtuple\nQemuArchParams = namedtuple("P", "kernel_path kernel_command_line extra_qemu_params")\n' \
+		>"$BATS_TEST_TMPDIR/tree/tools/testing/kunit/qemu_config.py"
+	cat >"$BATS_TEST_TMPDIR/tree/tools/testing/kunit/qemu_configs/arm64.py" <<'EOF2'
+from ..qemu_config import QemuArchParams
+QEMU_ARCH = QemuArchParams(kernel_path="arch/arm64/boot/Image.gz", kernel_command_line="console=ttyAMA0",
+                           extra_qemu_params=["-machine", "virt", "-cpu", "max"])
 EOF2
+	cp "$BATS_TEST_TMPDIR/tree/tools/testing/kunit/qemu_configs/arm64.py" "$BATS_TEST_TMPDIR/tree/tools/testing/kunit/qemu_configs/x86_64.py"
 	lab() { # DEVICE_TYPE ARCH METHOD COMMANDS DTB_URL
 		"$LAVA/bin/lava-python" "$TOP/tools/lib/lava.py" job "$F/results.json" "$BATS_TEST_TMPDIR/tree" \
 			board "$2" none https://files.example.org/Image.gz "$1" "$3" "$5" "$4" >"$BATS_TEST_TMPDIR/$1.yaml"

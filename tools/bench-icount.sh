@@ -12,6 +12,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
 # shellcheck source=lib/icount.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/icount.sh"
+# shellcheck source=lib/plot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/plot.sh"
 
 count=${ICOUNT_COUNT:-60000}
 { [[ $count =~ ^[1-9][0-9]*$ ]] && [ "$count" -ge 1000 ]; } ||
@@ -73,43 +75,18 @@ d=$(mktemp -d)
 if want S1; then
 	awk -F, '$1 ~ /^S1-rot/ && $6 == 1 && $3 !~ /nomerges/ { split($1, p, "-rot"); k = $3 " rot" p[2]; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
 		END { for (i = 1; i <= n; i++) printf "\"%s\" %s %s %s\n", o[i], v[o[i], "base"], v[o[i], "series"], ((o[i], "rfc") in v) ? v[o[i], "rfc"] : "-" }' "$raw/icount.csv" >"$d/p.dat"
-	rfcplot=
-	[ "${#kernels[@]}" -eq 2 ] || rfcplot=", '' using 4 title 'rfc'"
-	gnuplot <<EOF
-set terminal pngcairo size 800,420 noenhanced font ',9'
-set output '$out/icount.png'
-set title 'Guest instructions per 4 KiB read (QEMU icount, one vCPU, null_blk): base vs series'
-set style data histogram
-set style histogram clustered gap 2
-set style fill solid 0.6 border -1
-set yrange [0:*]
-set key top left
-plot '$d/p.dat' using 2:xtic(1) title 'base', '' using 3 title 'series'$rfcplot
-EOF
+	plot "$out/icount.png" 800,420 "set title 'Guest instructions per 4 KiB read (QEMU icount, one vCPU, null_blk): base vs series'" \
+		'set style data histogram' 'set style histogram clustered gap 2' 'set yrange [0:*]' 'set key top left' \
+		"plot '$d/p.dat' using 2:xtic(1) title 'base', '' using 3 title 'series'$([ "${#kernels[@]}" -eq 2 ] || echo ", '' using 4 title 'rfc'")"
 fi
 if want S6; then
-	for k in "${kernels[@]}"; do
-		for nm in 0 2; do
-			awk -F, -v k="$k" -v nm="$nm" '$1 == "S6" && $2 == k && $6 == 1 { split($3, w, /[ =]/); if (w[5] == nm) print w[3], $5 }' \
-				"$raw/icount.csv" | sort -n >"$d/s6-$k-$nm.dat"
-		done
-	done
-	s6rfc=
-	[ -z "${img[rfc]:-}" ] ||
-		s6rfc=", '$d/s6-rfc-0.dat' with linespoints title 'rfc, lookups (nomerges 0)', '$d/s6-rfc-2.dat' with linespoints title 'rfc, no lookups (nomerges 2)'"
-	gnuplot <<EOF
-set terminal pngcairo size 800,420 noenhanced font ',9'
-set output '$out/icount-s6.png'
-set title 'S6: busy instructions per 4 KiB random read, mq-deadline, one-tag null_blk (QEMU icount)'
-set xlabel 'nr_requests (requests waiting hashed in 64 chains)'
-set ylabel 'instructions per I/O'
-set logscale x 2
-set key bottom right
-plot '$d/s6-base-0.dat' with linespoints title 'base, lookups (nomerges 0)', \
-	'$d/s6-series-0.dat' with linespoints title 'series, lookups (nomerges 0)', \
-	'$d/s6-base-2.dat' with linespoints title 'base, no lookups (nomerges 2)', \
-	'$d/s6-series-2.dat' with linespoints title 'series, no lookups (nomerges 2)'$s6rfc
-EOF
+	# a curve per kernel and nomerges setting
+	awk -F, -v d="$d" '$1 == "S6" && $6 == 1 { split($3, w, /[ =]/); print w[3], $5 | ("sort -n >" d "/s6-" $2 "-" w[5] ".dat") }' "$raw/icount.csv"
+	plot "$out/icount-s6.png" 800,420 "set title 'S6: busy instructions per 4 KiB random read, mq-deadline, one-tag null_blk (QEMU icount)'" \
+		"set xlabel 'nr_requests (requests waiting hashed in 64 chains)'" "set ylabel 'instructions per I/O'" 'set logscale x 2' 'set key bottom right' \
+		"plot $(for nm in 0 2; do for k in "${kernels[@]}"; do
+			printf "'%s' with linespoints title '%s, %s', " "$d/s6-$k-$nm.dat" "$k" "$([ "$nm" = 0 ] && echo 'lookups (nomerges 0)' || echo 'no lookups (nomerges 2)')"
+		done; done | sed 's/, $//')"
 fi
 rm -rf "$d"
 

@@ -13,6 +13,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/s3.sh"
 # shellcheck source=lib/bench.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
+# shellcheck source=lib/plot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/plot.sh"
 
 case ${ICOUNT:-0} in
 0) ;;
@@ -85,10 +87,7 @@ bench_csv "$out/raw" >"$out/summary.csv"
 
 # a plot per scenario: a panel per metric, every kernel per scheduler, median with min-max bars
 for s in "${want[@]}"; do
-	pk=()
-	for k in "${kernels[@]}"; do
-		! grep -q "^$s,$k," "$out/summary.csv" || pk+=("$k")
-	done
+	mapfile -t pk < <(for k in "${kernels[@]}"; do ! grep -q "^$s,$k," "$out/summary.csv" || echo "$k"; done)
 	[ "${#pk[@]}" -gt 0 ] || continue
 	d=$(mktemp -d)
 	awk -F',' -v s="$s" -v d="$d" -v ks="${pk[*]}" 'BEGIN { nk = split(ks, kn, " ") }
@@ -103,31 +102,17 @@ for s in "${want[@]}"; do
 				printf " %s %s %s", m[f, k, c], lo[f, k, c], hi[f, k, c] >f }
 			printf "\n" >f } }' "$out/summary.csv"
 	n=$(find "$d" -name '*.dat' | wc -l)
-	[ "$n" -gt 0 ] || { rm -rf "$d"; continue; }
-	cols=1
-	while [ $((cols * cols)) -lt "$n" ]; do cols=$((cols + 1)); done
-	rows=$(((n + cols - 1) / cols))
-	{
-		echo "set terminal pngcairo size $((cols * 420)),$((rows * 340 + 40)) noenhanced font ',9'"
-		echo "set output '$out/$s.png'"
-		echo "set multiplot layout $rows,$cols title '$s: ${pk[*]}, median of $runs runs with min-max (QEMU TCG: compare within a panel only)'"
-		echo 'set style data histogram'
-		echo 'set style histogram errorbars gap 2 lw 1'
-		echo 'set style fill solid 0.6 border -1'
-		echo 'set xtics rotate by -20 nomirror'
-		echo 'set key top right font ",8"'
-		echo 'set yrange [0:*]'
-		echo 'set bmargin 5'
-		for i in $(seq "$n"); do
-			printf 'set title "%s"\n' "$(cat "$d/$i.title")"
-			printf 'plot "%s" using 2:3:4:xtic(1) title "base"' "$d/$i.dat"
-			for j in $(seq 2 "${#pk[@]}"); do
-				printf ', "" using %d:%d:%d title "%s"' $((3 * j - 1)) $((3 * j)) $((3 * j + 1)) "${pk[j - 1]}"
-			done
+	# panels in a square as near as can be: ceil(sqrt(n)) columns
+	cols=$(awk -v n="$n" 'BEGIN { c = int(sqrt(n)); print c * c < n ? c + 1 : c }') rows=$(((n + cols - 1) / cols))
+	[ "$n" -eq 0 ] || plot "$out/$s.png" "$((cols * 420)),$((rows * 340 + 40))" \
+		"set multiplot layout $rows,$cols title '$s: ${pk[*]}, median of $runs runs with min-max (QEMU TCG: compare within a panel only)'" \
+		'set style data histogram' 'set style histogram errorbars gap 2 lw 1' 'set xtics rotate by -20 nomirror' \
+		'set key top right font ",8"' 'set yrange [0:*]' 'set bmargin 5' \
+		"$(for i in $(seq "$n"); do
+			printf 'set title "%s"\nplot "%s" using 2:3:4:xtic(1) title "base"' "$(cat "$d/$i.title")" "$d/$i.dat"
+			for j in $(seq 2 "${#pk[@]}"); do printf ', "" using %d:%d:%d title "%s"' $((3 * j - 1)) $((3 * j)) $((3 * j + 1)) "${pk[j - 1]}"; done
 			echo
-		done
-		echo 'unset multiplot'
-	} | gnuplot
+		done)" 'unset multiplot'
 	rm -rf "$d"
 done
 

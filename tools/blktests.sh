@@ -27,11 +27,7 @@ fi
 { [ -x "$src/check" ] && [ -d "$src/tests/block" ]; } ||
 	die "BLKTESTS=$src is not a blktests tree (no check script and tests/block there)"
 src=$(cd "$src" && pwd)
-timeout=${BLKTESTS_TIMEOUT:-10}
-[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "BLKTESTS_TIMEOUT=$timeout is not a positive number of seconds"
-boot_limit=${BLKTESTS_BOOT_LIMIT:-600}
-{ [[ $boot_limit =~ ^[1-9][0-9]{0,5}$ ]] && [ "$boot_limit" -ge 5 ]; } ||
-	die "BLKTESTS_BOOT_LIMIT=$boot_limit is not a number of seconds from 5 to 999999"
+timeout=${BLKTESTS_TIMEOUT:-10} boot_limit=${BLKTESTS_BOOT_LIMIT:-600} # check_settings (lib/vm.sh) checked them
 read -r -a tests <<<"${BLKTESTS_TESTS:-block}"
 [ ${#tests[@]} -gt 0 ] || die "BLKTESTS_TESTS is empty"
 bc=$BSK_CACHE/blktests

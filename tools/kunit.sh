@@ -12,6 +12,7 @@
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+check_settings
 
 arch=${ARCH:-x86_64}
 # the QEMU kunit.py runs, its Debian package, the compiler, the cross prefix
@@ -20,7 +21,6 @@ case $arch in
 um) qemu=() ;;
 x86_64 | i386) qemu_bin=qemu-system-$arch qemu_pkg=qemu-system-x86 cc=x86_64-linux-gnu-gcc ;;
 arm64) qemu_bin=qemu-system-aarch64 qemu_pkg=qemu-system-arm cc=aarch64-linux-gnu-gcc cross=aarch64-linux-gnu- ;;
-*) die "ARCH=$arch is not supported (use ARCH=um, x86_64, i386 or arm64)" ;;
 esac
 if [ "$arch" != um ]; then
 	topo=${KUNIT_TOPOLOGY:-$arch}
@@ -54,7 +54,6 @@ case ${KUNIT_DEBUG:-0} in
 0) debug= ;;
 1) debug=-debug ;;
 rt) debug=-rt ;;
-*) die "KUNIT_DEBUG=$KUNIT_DEBUG: use 1 (the sanitizers) or rt (PREEMPT_RT too)" ;;
 esac
 if [ "${KUNIT_COVERAGE:-0}" != 0 ]; then
 	[ "$arch" = um ] || die "KUNIT_COVERAGE needs ARCH=um (not $arch)"

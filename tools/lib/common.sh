@@ -29,9 +29,13 @@ check_settings() {
 	case ${KUNIT_DEBUG:-0} in 0 | 1 | rt) ;;
 	*) die "KUNIT_DEBUG=$KUNIT_DEBUG: use 1 (the sanitizers) or rt (PREEMPT_RT too)" ;; esac
 	case ${ICOUNT:-0} in 0 | 1) ;; *) die "ICOUNT=$ICOUNT: 0 or 1" ;; esac
-	for v in RUNS PASSES STRESS_SECONDS BLKTESTS_TIMEOUT BLKTESTS_BOOT_LIMIT; do
-		[[ ${!v:-1} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: a whole number above 0"
+	for v in RUNS PASSES STRESS_SECONDS; do
+		[[ ${!v:-1} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive number"
 	done
+	[[ ${BLKTESTS_TIMEOUT:-1} =~ ^[1-9][0-9]*$ ]] ||
+		die "BLKTESTS_TIMEOUT=$BLKTESTS_TIMEOUT is not a positive number of seconds"
+	{ [[ ${BLKTESTS_BOOT_LIMIT:-5} =~ ^[1-9][0-9]{0,5}$ ]] && [ "${BLKTESTS_BOOT_LIMIT:-5}" -ge 5 ]; } ||
+		die "BLKTESTS_BOOT_LIMIT=$BLKTESTS_BOOT_LIMIT is not a number of seconds from 5 to 999999"
 }
 
 # The series file for BASE: series (mainline) or series-<LTS> (lts, its own patches in patches/<LTS>/).

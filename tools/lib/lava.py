@@ -29,7 +29,7 @@ from kunit_results import suites  # noqa: E402 pylint: disable=wrong-import-posi
 KUNIT_TO_LAVA = {"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "ERROR": "fail"}  # a crash fails
 FIXUP = {"ok": "pass", "not ok": "fail", "SKIP": "skip"}  # leaf_pattern()'s 'result'
 STAMP = r"(?:\[ *\d+\.\d+\] )?"  # a printk timestamp, as kunit.py strips it
-# pylint: disable=import-outside-toplevel,import-error,protected-access
+# pylint: disable=import-outside-toplevel,import-error
 
 
 def lava_case_id(name):
@@ -56,10 +56,15 @@ def leaf_pattern(param_cases):
             r"(?:not ok|ok) \d+ (?P<test_case_id>[^\r\n]+?)(?: # [^\r\n]*)?\r*\n")
 
 
-def qemu_ops(tree, arch):
+def qemu_arch(tree, arch):
+    """TREE's tools/testing/kunit/qemu_configs/ARCH.py QEMU_ARCH, loaded as
+    kunit.py loads it (its 'from ..qemu_config import' needs that name)."""
+    import importlib.util
     sys.path.insert(0, tree + "/tools/testing/kunit")
-    import kunit_kernel
-    return kunit_kernel._get_qemu_ops(kunit_kernel._default_qemu_config_path(arch), [], None)[1]
+    spec = importlib.util.spec_from_file_location(".qemu_configs/%s.py" % arch, "%s/qemu_configs/%s.py" % (sys.path[0], arch))
+    config = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(config)
+    return config.QEMU_ARCH
 
 
 def load_yaml(path):
@@ -85,11 +90,12 @@ def schema(job_file):
 
 def job(results_json, tree, name, arch, smp, kernel_url, device_type="qemu",
         boot_method="", dtb_url="", boot_commands=""):
-    ops = qemu_ops(tree, arch)
-    extra = list(ops._extra_qemu_params)
+    params = qemu_arch(tree, arch)
+    extra = list(params.extra_qemu_params)
     # panic=-1: a panic reboots and the run ends (its missing cases fail)
     # rather than hang until the job's timeout
-    cmdline = "kunit.enable=1 panic=-1 " + ops._kernel_command_line
+    c = params.kernel_command_line  # kunit.py adds kunit_shutdown=reboot to a line without one
+    cmdline = "kunit.enable=1 panic=-1 " + c + " kunit_shutdown=reboot" * ("kunit_shutdown=" not in c)
     lines = [
         "# The series' KUnit suites on %s (kunit/matrix: %s), from tools/lava.sh." % (name, smp),
         "device_type: %s" % device_type,
@@ -277,7 +283,7 @@ def main(argv):
             return f.read()
     cmds = {
         "job": (7, 11, lambda a: job(*a)),
-        "kernel": (3, 3, lambda a: print(qemu_ops(*a)._kernel_path)),
+        "kernel": (3, 3, lambda a: print(qemu_arch(*a).kernel_path)),
         "schema": (2, 2, lambda a: schema(*a)),
         "device": (3, 3, lambda a: device(*a)),
         "board": (3, 3, lambda a: board(*a)),

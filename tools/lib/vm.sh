@@ -4,12 +4,10 @@
 # shellcheck shell=bash disable=SC2034 # vng, kernels, img: for the caller
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+check_settings
 
-# posint NAME DEFAULT: $NAME (default DEFAULT), a whole number above 0
-posint() {
-	[[ ${!1:-$2} =~ ^[1-9][0-9]*$ ]] || die "$1=${!1} is not a positive number"
-	printf '%s\n' "${!1:-$2}"
-}
+# posint NAME DEFAULT: $NAME (check_settings has checked it), else DEFAULT
+posint() { printf '%s\n' "${!1:-$2}"; }
 
 # out_dir VAR NAME: the directory $VAR names, else a new run directory; absolute
 out_dir() {
