@@ -229,14 +229,14 @@ patchcheck_fakes() {
 	grep -qxF '| 1 | block, bfq: first change | ✓ | – | ✓ | ✓ | – | – | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
 	grep -qxF '| 2 | block, bfq: second change | ✗ | – | ✓ | ✓ | – | – | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
 	# 4 + 3 green cells (KUnit has no suite yet), 1 red
-	[ "${lines[-1]}" = "7 passed, 1 failed" ]
+	[ "${lines[-1]}" = "7 passed, 1 failed, 0 skipped" ]
 
 	# the second patch alone: its row only
 	rm -rf "$BATS_TEST_TMPDIR/log"
 	PATCHES=2 CHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 \
 		"$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "3 passed, 1 failed" ]
+	[ "${lines[-1]}" = "3 passed, 1 failed, 0 skipped" ]
 	run ! grep -q '^| 1 |' "$BATS_TEST_TMPDIR/log/checks.md"
 	grep -q '^| 2 |' "$BATS_TEST_TMPDIR/log/checks.md"
 	grep -qxF -- '- patches 2-2 only (PATCHES=2)' "$BATS_TEST_TMPDIR/log/checks.md"
@@ -280,16 +280,26 @@ stage_run() {
 	F=$BATS_TEST_TMPDIR/top
 	mkdir -p "$F"
 	cp -r "$TOP/tools" "$F/"
-	printf '#!/bin/sh\necho "SKIPPED x"\necho "$FAKE_LAST"\nexit "$FAKE_RC"\n' >"$F/tools/kunit.sh"
-	FAKE_RC=0 FAKE_LAST="25 passed, 0 failed, 0 skipped" run stage_run smp
+	# the counts where BSK_COUNTS says, kunit.py's results where KUNIT_OUT says
+	cat >"$F/tools/kunit.sh" <<-'EOT'
+		#!/bin/sh
+		echo "$FAKE_COUNTS" >"$BSK_COUNTS"
+		mkdir -p "$KUNIT_OUT"
+		cp "$TOP/tests/fixtures/kunit/$FAKE_JSON.json" "$KUNIT_OUT/results.json"
+		exit "$FAKE_RC"
+	EOT
+	chmod +x "$F/tools/kunit.sh"
+	export TOP
+	FAKE_RC=0 FAKE_COUNTS="25 0 0" FAKE_JSON=all_passed run stage_run smp
 	[ "$status" -eq 0 ]
 	[[ "$output" == "PASS  KUnit x86_64 SMP under KASAN, KFENCE, UBSAN, lockdep at the tip (mainline): 25 passed"* ]]
 	[ "${lines[-1]}" = "25 passed, 0 failed, 0 skipped" ]
-	FAKE_RC=0 FAKE_LAST="23 passed, 0 failed, 2 skipped" run stage_run smp
+	FAKE_RC=0 FAKE_COUNTS="23 0 2" FAKE_JSON=param_all_skipped run stage_run smp
 	[ "$status" -ne 0 ]
+	[[ "$output" == *"skipped: blk_mq_complete.blk_mq_test_route: rq_affinity 0, other LLC, "* ]]
 	[[ "$output" == *"FAIL  no case skipped under x86_64 SMP (mainline)"* ]]
 	[ "${lines[-1]}" = "23 passed, 1 failed, 2 skipped" ]
-	FAKE_RC=1 FAKE_LAST="25 passed, 0 failed, 0 skipped" run stage_run smp
+	FAKE_RC=1 FAKE_COUNTS="25 0 0" FAKE_JSON=all_passed run stage_run smp
 	[ "$status" -ne 0 ]
 	[ "${lines[-1]}" = "25 passed, 1 failed, 0 skipped" ]
 }

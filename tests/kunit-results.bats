@@ -33,6 +33,19 @@ print(m["passed"], m["failed"] + m["crashed"], m["skipped"])' "$K/${f%% *}.json"
 	done
 }
 
+@test "skipped: each skipped case or parameter, nothing else" {
+	run python3 "$R" skipped "$K/param_all_skipped.json"
+	[ "${#lines[@]}" -eq 9 ]
+	[ "${lines[0]}" = "blk_mq_complete.blk_mq_test_route: rq_affinity 0, other LLC" ]
+	run python3 "$R" skipped "$K/failure.json"
+	[ "${#lines[@]}" -eq 4 ]
+	for f in all_passed crash no_results; do
+		run python3 "$R" skipped "$K/$f.json"
+		[ "$status" -eq 0 ]
+		[ -z "$output" ]
+	done
+}
+
 @test "common.sh's kunit_json_counts and kunit_json_failed are the reader's, from any directory" {
 	. "$TOP/tools/lib/common.sh"
 	cd "$BATS_TEST_TMPDIR"
@@ -44,5 +57,5 @@ print(m["passed"], m["failed"] + m["crashed"], m["skipped"])' "$K/${f%% *}.json"
 	run ! python3 "$R" counts "$BATS_TEST_TMPDIR/none.json"
 	[[ "$output" != [0-9]* ]]
 	run ! python3 "$R" count "$K/failure.json"
-	[ "$output" = "usage: kunit_results.py counts|failed FILE" ]
+	[ "$output" = "usage: kunit_results.py counts|failed|skipped FILE" ]
 }

@@ -15,10 +15,7 @@ for a in ${ARCHES:-i386 arm64}; do
 	t=$SECONDS
 	run=$(run_dir "arches-$a")
 	log=$run/kunit.sh.log
-	KUNIT_OUT=$run ARCH=$a "$BSK_TOP/tools/kunit.sh" ${tree:+"$tree"} >"$log" 2>&1
-	rc=$?
-	skipped=
-	[ ! -f "$run/results.json" ] || read -r _ _ skipped < <(kunit_json_counts "$run/results.json")
-	result_of_run "$log" "$rc" "$a, ${skipped:-?} skipped ($run)" "$t"
+	KUNIT_OUT=$run ARCH=$a BSK_COUNTS=$run/counts "$BSK_TOP/tools/kunit.sh" ${tree:+"$tree"} >"$log" 2>&1
+	result_of_run "$run/counts" "$log" $? "$a ($run)" "$t"
 done
 results_end

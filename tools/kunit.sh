@@ -134,5 +134,5 @@ if { [ "$debug" = -debug ] || [ "$debug" = -rt ]; } && [ -f "$run/ktap.log" ]; t
 	fi
 fi
 info "results in $run (kunit.log, ktap.log, results.json)"
-printf '%s passed, %s failed, %s skipped\n' "$passed" "$failed" "$skipped"
+counts_line "$passed" "$failed" "$skipped"
 [ "$failed" -eq 0 ]

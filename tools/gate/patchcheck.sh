@@ -4,7 +4,7 @@
 # order, held to what maintainers and their CI hold it to (docs/gate.md,
 # stage 6): a patch x check table in LOGDIR/checks.md.  PATCHES=N[-M]: those
 # rows only; CHECK_LIGHT=1: no x86_64 builds, KUnit at the last patch only.
-# Last line: "N passed, N failed" (KUnit cases and green cells, red cells).
+# Last line: "N passed, N failed, 0 skipped" (KUnit cases and green cells, red cells).
 set -uo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -170,18 +170,17 @@ build_step() { # STEP: build every mode at the checked-out commit, side by side
 	done
 }
 
-kunit_cell() { # N RC: the KUnit cell of patch N from its kunit.sh log
-	local line kp='' kf=''
-	line=$(tail -n 1 "$logdir/kunit-$1.log")
-	read -r kp kf _ < <(counts_of "$line")
-	kunit_cases=$((kunit_cases + ${kp:-0}))
-	if [ "$2" -eq 0 ] && [ "${kf:-1}" -eq 0 ]; then
-		cell "$1" KUnit ok "${kp} cases"
+kunit_cell() { # N RC: the KUnit cell of patch N from the counts kunit.sh wrote
+	local kp=0 kf=1 ks=0
+	[ ! -s "$logdir/kunit-$1.counts" ] || read -r kp kf ks <"$logdir/kunit-$1.counts"
+	kunit_cases=$((kunit_cases + kp))
+	if [ "$2" -eq 0 ] && [ "$kf" -eq 0 ]; then
+		cell "$1" KUnit ok "$kp cases"
 	else
-		grep -E 'FAILED|CRASHED|error' "$logdir/kunit-$1.log" | head -n 20
-		cell "$1" KUnit fail "${line:-no result} (see $logdir/kunit-$1.log)"
+		tail -n 20 "$logdir/kunit-$1.log"
+		cell "$1" KUnit fail "$kp passed, $kf failed, $ks skipped (see $logdir/kunit-$1.log)"
 	fi
-	info "KUnit: ${line}"
+	info "KUnit: $kp passed, $kf failed, $ks skipped"
 }
 
 # the builds start from the patch before the first one checked
@@ -216,7 +215,7 @@ for i in "${!commits[@]}"; do
 		cell "$n" KUnit na "no suite yet"
 		build_step "$n"
 	else
-		KUNIT_OUT=$logdir/kunit-$n setsid "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
+		KUNIT_OUT=$logdir/kunit-$n BSK_COUNTS=$logdir/kunit-$n.counts setsid "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
 		kpid=$!
 		BSK_BG+=($!)
 		build_step "$n"
@@ -325,5 +324,5 @@ bad=$(awk -F'\t' '$3 == "fail"' "$cells" | wc -l)
 want=$(( (last - first + 1) * ${#cols[@]} ))
 got=$(wc -l <"$cells")
 [ "$got" -ge "$want" ] || bad=$((bad + want - got))
-printf '%s passed, %s failed\n' "$((kunit_cases + ok))" "$bad"
+counts_line "$((kunit_cases + ok))" "$bad" 0
 [ "$bad" -eq 0 ]

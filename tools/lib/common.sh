@@ -140,8 +140,11 @@ splat_lines() {
 	grep -aE -f "$BSK_TOP/tools/lib/splat-patterns" "$1" || true
 }
 
-# The one result writer: a line per check (PASS, FAIL, SKIP name: reason); results_end's last
-# line "N passed, N failed, N skipped" is what the tool above reads back (result_of_run).
+# The one result writer: a line per check (PASS, FAIL, SKIP name: reason), then
+# "N passed, N failed, N skipped".  The caller names a file for the counts,
+# BSK_COUNTS=FILE ("P F S"), and reads that, never the log; it is not passed on.
+BSK_COUNTS_FILE=${BSK_COUNTS:-}
+unset BSK_COUNTS
 BSK_PASSED=0
 BSK_FAILED=0
 BSK_SKIPPED=0
@@ -168,29 +171,27 @@ result_skip() {
 	printf 'SKIP  %s: %s\n' "$1" "$2"
 }
 
-# counts_of LINE: "P F S" if LINE is "P passed, F failed[, S skipped]", else status 1
-counts_of() {
-	[[ $1 =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]] || return 1
-	printf '%s %s %s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "${BASH_REMATCH[4]:-0}"
+# counts_line P F S: a tool's last line, and its counts to BSK_COUNTS's file
+counts_line() {
+	printf '%s passed, %s failed, %s skipped\n' "$1" "$2" "$3"
+	[ -z "$BSK_COUNTS_FILE" ] || printf '%s %s %s\n' "$1" "$2" "$3" >"$BSK_COUNTS_FILE"
 }
 
-# result_of_run LOG RC LABEL START: count a run by LOG's last line; RC != 0 or none is a failure
+# result_of_run COUNTS LOG RC LABEL START: a tool's run, counted from the
+# COUNTS file it wrote; none, a failed count or RC != 0 is a failure
 result_of_run() {
-	local line p=0 f=1 sk=0 c
-	line=$(tail -n 1 "$1" 2>/dev/null)
-	if c=$(counts_of "$line"); then
-		read -r p f sk <<<"$c"
-	fi
-	[ "$2" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	local p=0 f=1 sk=0
+	[ ! -s "$1" ] || read -r p f sk <"$1"
+	[ "$3" -eq 0 ] || [ "$f" -gt 0 ] || f=1
 	BSK_PASSED=$((BSK_PASSED + p))
 	BSK_SKIPPED=$((BSK_SKIPPED + sk))
 	if [ "$f" -eq 0 ]; then
-		printf 'PASS  %s: %s (%ds)\n' "$3" "$line" $((SECONDS - $4))
+		printf 'PASS  %s: %s passed, %s skipped (%ds)\n' "$4" "$p" "$sk" $((SECONDS - $5))
 	else
-		grep -E 'FAILED|CRASHED|error|Error' "$1" | head -n 20
+		tail -n 20 "$2" 2>/dev/null
 		BSK_FAILED=$((BSK_FAILED + f))
-		BSK_FAILURES+=("$3 (see $1)")
-		printf 'FAIL  %s: %s\n' "$3" "$line"
+		BSK_FAILURES+=("$4 (see $2)")
+		printf 'FAIL  %s: %s passed, %s failed, %s skipped\n' "$4" "$p" "$f" "$sk"
 	fi
 }
 
@@ -203,7 +204,7 @@ results_end() {
 	for s in "${BSK_FAILURES[@]}"; do
 		printf 'failed: %s\n' "$s"
 	done
-	printf '%s passed, %s failed, %s skipped\n' "$BSK_PASSED" "$BSK_FAILED" "$BSK_SKIPPED"
+	counts_line "$BSK_PASSED" "$BSK_FAILED" "$BSK_SKIPPED"
 	[ "$BSK_FAILED" -eq 0 ]
 }
 
@@ -222,3 +223,4 @@ bg_stop() {
 BSK_KUNIT_RESULTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/kunit_results.py
 kunit_json_counts() { python3 "$BSK_KUNIT_RESULTS" counts "$1"; }
 kunit_json_failed() { python3 "$BSK_KUNIT_RESULTS" failed "$1"; }
+kunit_json_skipped() { python3 "$BSK_KUNIT_RESULTS" skipped "$1"; }

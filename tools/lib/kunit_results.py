@@ -4,6 +4,7 @@ parameter, a suite whose init failed); PASS passed, SKIP skipped, else failed.
 
   kunit_results.py counts FILE   "PASSED FAILED SKIPPED"
   kunit_results.py failed FILE   each failed case: suite.case[: parameter]
+  kunit_results.py skipped FILE  each skipped case, the same way
 """
 import json
 import sys
@@ -29,9 +30,12 @@ def counts(ls):
     return st.count("PASS"), len(st) - st.count("PASS") - st.count("SKIP"), st.count("SKIP")
 
 
+def named(ls, keep):
+    return [".".join(n[:2]) + "".join(": " + p for p in n[2:]) for n, s in ls if keep(s)]
+
+
 def failed(ls):
-    return [".".join(n[:2]) + "".join(": " + p for p in n[2:])
-            for n, s in ls if s not in ("PASS", "SKIP")]
+    return named(ls, lambda s: s not in ("PASS", "SKIP"))
 
 
 def suites(path):
@@ -48,10 +52,10 @@ def suites(path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("counts", "failed"):
-        sys.exit("usage: kunit_results.py counts|failed FILE")
+    if len(sys.argv) != 3 or sys.argv[1] not in ("counts", "failed", "skipped"):
+        sys.exit("usage: kunit_results.py counts|failed|skipped FILE")
     ls = leaves(sys.argv[2])
     if sys.argv[1] == "counts":
         print(*counts(ls))
-    for n in failed(ls) if sys.argv[1] == "failed" else []:
+    for n in named(ls, lambda s: s == "SKIP") if sys.argv[1] == "skipped" else failed(ls) if sys.argv[1] == "failed" else []:
         print(n)
