@@ -61,9 +61,9 @@ info "jobs, kernels and logs in $run"
 summary=()
 for r in "${rows[@]}"; do
 	arch=${archs[$r]} smp=${smps[$r]} job=$run/$r.yaml log=$run/$r-kunit.log kr=$run/$r-kunit err='' t=$SECONDS
-	KUNIT_OUT=$kr ARCH=$arch KUNIT_TOPOLOGY=$r "$BSK_TOP/tools/kunit.sh" "$tree" >"$log" 2>&1
+	KUNIT_OUT=$kr BSK_COUNTS=$kr.counts ARCH=$arch KUNIT_TOPOLOGY=$r "$BSK_TOP/tools/kunit.sh" "$tree" >"$log" 2>&1
 	krc=$?
-	result_of_run "$log" "$krc" "$r: kunit.py" "$t"
+	result_of_run "$kr.counts" "$log" "$krc" "$r: kunit.py" "$t"
 	[ -s "$kr/results.json" ] ||
 		{ result "$r: a LAVA job (kunit.py gave no results to compare with, see $log)" 1; continue; }
 	mkdir -p "$run/$r" && cp "$kr/results.json" "$run/$r/kunit-results.json"
