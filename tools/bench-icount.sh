@@ -1,12 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bench-icount.sh - 'make bench ICOUNT=1': guest instructions per I/O on
-# base, series (and rfc), counted under QEMU -icount shift=0,sleep=off
-# (guest side: tools/vm/icount.sh).  S1 and S6 repeats must agree within
-# 0.2%, or the run fails.
-#   S="S1 S6"  ICOUNT_COUNT=60000  ICOUNT_OUT=dir  ICOUNT_PROFILE=1
-# Writes ICOUNT_OUT/icount.csv, icount.md, icount.png (S1), icount-s6.png
-# and, with ICOUNT_PROFILE=1, icount-profile.md.  docs/benchmarks.md.
+# bench-icount.sh - 'make bench ICOUNT=1': guest instructions per I/O on base, series
+# (and rfc) under QEMU -icount (guest side: tools/vm/icount.sh); S1 and S6 repeats
+# must agree within 0.2%.  Settings and outputs: docs/benchmarks.md#counted-make-bench-icount1.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
@@ -59,8 +55,7 @@ for k in "${kernels[@]}"; do
 	! want S4 || boot "S4, $k kernel" "${img[$k]}" "$k" S4 1 "null_blk.irqmode=0" "$raw/icount.csv"
 	if want S6; then
 		for f in 0:64:1 0:256:1 0:1024:1 0:2048:1 2:64:1 2:256:1 2:1024:1 2:2048:1 0:64:2; do
-			again=
-			[ "${f##*:}" = 1 ] || again=", again in a new boot: the repeat"
+			again=$([ "${f##*:}" = 1 ] || echo ", again in a new boot: the repeat")
 			boot "S6, $k kernel, nomerges ${f%%:*} nr_requests $(echo "$f" | cut -d: -f2)$again" "${img[$k]}" "$k" S6 1 "null_blk.irqmode=0" "$raw/icount.csv" "$f"
 		done
 	fi
@@ -80,7 +75,6 @@ if want S1; then
 		"plot '$d/p.dat' using 2:xtic(1) title 'base', '' using 3 title 'series'$([ "${#kernels[@]}" -eq 2 ] || echo ", '' using 4 title 'rfc'")"
 fi
 if want S6; then
-	# a curve per kernel and nomerges setting
 	awk -F, -v d="$d" '$1 == "S6" && $6 == 1 { split($3, w, /[ =]/); print w[3], $5 | ("sort -n >" d "/s6-" $2 "-" w[5] ".dat") }' "$raw/icount.csv"
 	plot "$out/icount-s6.png" 800,420 "set title 'S6: busy instructions per 4 KiB random read, mq-deadline, one-tag null_blk (QEMU icount)'" \
 		"set xlabel 'nr_requests (requests waiting hashed in 64 chains)'" "set ylabel 'instructions per I/O'" 'set logscale x 2' 'set key bottom right' \
@@ -93,8 +87,7 @@ rm -rf "$d"
 if [ "$profile" = 1 ]; then
 	pimg=$(vm_kernel "profile kernel (base + configs/profile.config)" base "$BSK_TOP/configs/profile.config")
 	boot "profile, base kernel, rotational 0" "$pimg" base S1 1 "null_blk.irqmode=0 null_blk.rotational=0" "$raw/profile.csv" 0 1
-	# self instructions per read of each function (the profiler's "us" are
-	# thousands of virtual ns), bfq minus none: the top ten
+	# the profiler's "us" are thousands of virtual ns, i.e. of instructions
 	{
 		echo '# Where bfq spends its extra instructions: function profile under icount'
 		echo

@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh [S...] - 'make bench': the scenarios S1-S6 in a virtme-ng VM
-# (QEMU TCG) on the base, series and, when it has RFC threads, rfc kernel;
-# guest side tools/vm/bench.sh.  ICOUNT=1: tools/bench-icount.sh instead.
-#   S=S1 ...  RUNS=3  BENCH_OUT=dir
-# Writes BENCH_OUT/raw/<S>/<kernel>/, summary.csv (tools/lib/bench.sh, over
-# every scenario in raw/), summary.md and <S>.png.  docs/benchmarks.md.
+# bench.sh [S...] - 'make bench': scenarios S1-S6 in a virtme-ng VM (QEMU TCG) on the
+# base, series and rfc kernels (guest side: tools/vm/bench.sh; ICOUNT=1: bench-icount.sh).
+# Settings: docs/reference.md; the scenarios and outputs: docs/benchmarks.md.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
@@ -16,17 +13,13 @@ set -euo pipefail
 # shellcheck source=lib/plot.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/plot.sh"
 
-case ${ICOUNT:-0} in
-0) ;;
-1) exec "$BSK_TOP/tools/bench-icount.sh" ;;
-*) die "ICOUNT=$ICOUNT: 0 or 1" ;;
-esac
+[ "${ICOUNT:-0}" = 0 ] || exec "$BSK_TOP/tools/bench-icount.sh" # check_settings: 0 or 1
 all=(S1 S2 S3 S4 S5 S6)
 read -r -a want <<<"${S:-${*:-${all[*]}}}"
 for s in "${want[@]}"; do
 	case " ${all[*]} " in *" $s "*) ;; *) die "unknown scenario '$s' (have: ${all[*]})" ;; esac
 done
-runs=$(posint RUNS 3)
+runs=${RUNS:-3} # check_settings: a positive number
 out=$(out_dir BENCH_OUT bench)
 mkdir -p "$out/raw"
 vm_setup
@@ -46,7 +39,7 @@ declare -A runtime=([S1]=20 [S2]=20 [S3]=0 [S4]=20 [S5]=15 [S6]=15)
 vm_args() {
 	va=(--cpus 2 --memory 2G)
 	[ "$1" = S5 ] || return 0
-	# two sockets of two CPUs as two NUMA nodes; a virtio-blk disk served by an iothread
+	# two NUMA nodes of two CPUs; a virtio-blk disk served by an iothread
 	local s5=$BSK_CACHE/bench/s5.img
 	mkdir -p "$(dirname "$s5")"
 	[ -f "$s5" ] || truncate -s 1G "$s5"
@@ -58,8 +51,7 @@ vm_args() {
 T0=$SECONDS
 vm_kernels
 
-# Each run boots every kernel in turn, forward in odd runs and backward
-# in even ones (ABBA): a drift of the emulator falls on all alike.
+# kernels in ABBA order across runs: a drift of the emulator falls on all alike
 for s in "${want[@]}"; do
 	env=()
 	[ "$s" != S3 ] || env=("BENCH_S3_IMAGE=$(s3_image)")
@@ -102,7 +94,6 @@ for s in "${want[@]}"; do
 				printf " %s %s %s", m[f, k, c], lo[f, k, c], hi[f, k, c] >f }
 			printf "\n" >f } }' "$out/summary.csv"
 	n=$(find "$d" -name '*.dat' | wc -l)
-	# panels in a square as near as can be: ceil(sqrt(n)) columns
 	cols=$(awk -v n="$n" 'BEGIN { c = int(sqrt(n)); print c * c < n ? c + 1 : c }') rows=$(((n + cols - 1) / cols))
 	[ "$n" -eq 0 ] || plot "$out/$s.png" "$((cols * 420)),$((rows * 340 + 40))" \
 		"set multiplot layout $rows,$cols title '$s: ${pk[*]}, median of $runs runs with min-max (QEMU TCG: compare within a panel only)'" \
@@ -126,11 +117,8 @@ vm=$(dirname "${img[base]}")
 	echo
 	bench_table "${kernels[@]}" <"$out/summary.csv"
 	for k in "${kernels[@]:1}"; do
-		echo
 		# shellcheck disable=SC2016 # Markdown backquotes
-		printf '`scripts/bloat-o-meter vmlinux-base vmlinux-%s` (x86_64, tests off):\n' "$k"
-		echo
-		echo '```'
+		printf '\n`scripts/bloat-o-meter vmlinux-base vmlinux-%s` (x86_64, tests off):\n\n```\n' "$k"
 		"$wt/scripts/bloat-o-meter" "$vm/vmlinux-base" "$vm/vmlinux-$k" || true
 		echo '```'
 	done

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# clean.sh - take out of KERNEL= what the tools added: their worktrees,
-# the $BSK_BRANCH branch and the b4/*-wip branches; the b4 branches and
-# sent/ tags (change-ids) are kept and listed.  Removes nothing while a
-# worktree has uncommitted or unexported commits.
+# clean.sh - 'make clean': take out of KERNEL= the tools' worktrees, the $BSK_BRANCH and
+# b4/*-wip branches (b4 branches and sent/ tags kept); nothing while work is unexported.
+# docs/bases.md.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# promote.sh RUN TO - copy a run's results into TO under results/ (the only
-# way committed evidence changes): same-named files replaced, nothing
-# removed, TO must be clean; writes TO/PROMOTED.
+# promote.sh RUN TO - 'make promote': copy a run's results into TO under results/ (the
+# only way committed evidence changes), same-named files replaced; docs/reference.md.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# refresh.sh [SERIES] - export the applied branch back into patches/ and
-# SERIES, comments and notes below "---" kept; an LTS series' own patches
-# go to patches/<V>/.  Refuses over uncommitted edits not its own.  docs/bases.md.
+# refresh.sh [SERIES] - 'make refresh': export the applied branch back into patches/ and
+# SERIES, comments and notes below "---" kept (LTS patches: patches/<V>/); docs/bases.md.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -11,8 +10,8 @@ SERIES=${1:-${SERIES:-$(bsk_series)}}
 PATCHDIR=$(dirname "$SERIES")/patches
 
 sdir=$(dirname "$SERIES")
-# "path blob" per uncommitted file of patches/ and SERIES ("-": deleted),
-# kept after an export: those edits are ours
+# "path blob" per uncommitted file of patches/ and SERIES ("-": deleted); recorded
+# after an export, so that refresh can tell its own edits from the user's
 edits() {
 	git -C "$sdir" rev-parse --git-dir >/dev/null 2>&1 || return 0
 	git -C "$sdir" status --porcelain -uall -- patches "$(basename "$SERIES")" | cut -c4- |
@@ -31,7 +30,7 @@ read -r _ wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# format-patch output depends on the commits only
+# no user config: the output depends on the commits only
 GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
 git -C "$wt" -c core.abbrev=12 -c diff.algorithm=myers -c diff.renames=true \
 	format-patch -q --zero-commit --no-signature -N -o "$tmp" "$base..HEAD"
@@ -73,13 +72,12 @@ if [ -f "$SERIES" ]; then
 		if [[ $l =~ ^[[:space:]]*(#|$) ]]; then
 			pre[k]+=$l$'\n'
 		else
-			anchor[k]=$l
-			k=$((k + 1))
+			anchor[k++]=$l
 			pre[k]=
 		fi
 	done <"$SERIES"
 fi
-# a block goes before its patch if still there, else by position (said)
+# a comment block stays before its patch, else (said) takes its position
 declare -A block_of=()
 placed=()
 for ((j = 1; j < ${#anchor[@]}; j++)); do

@@ -1,20 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# s3-trace.sh - 'make s3-trace': S3 of 'make bench' pass after pass on the
-# base kernel with debug/ (BFQ's decisions logged), traced: how often BFQ
-# falls into its slow mode.  Guest side: tools/vm/s3-trace.sh.
-#   PASSES=6  SPECS="bfq mq-deadline"  ICOUNT=1 (0: plain TCG)  TRACE_OUT=dir
-#   TRACE_RAW=dir (no boot: summarize an earlier run's traces)
-# Writes TRACE_OUT/passes.csv, summary.md and per pass
-# <spec>-<pass>.timeline.tsv and .decisions.txt; the traces stay in the
-# cache.  docs/benchmarks.md.
+# s3-trace.sh - 'make s3-trace': S3 pass after pass on the base kernel + debug/, BFQ's
+# decisions traced: how often its slow mode comes (guest side: tools/vm/s3-trace.sh).
+# Settings: docs/reference.md; outputs: docs/benchmarks.md#bfqs-slow-mode-make-s3-trace.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
 # shellcheck source=lib/s3.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/s3.sh"
 
-passes=$(posint PASSES 6)
+passes=${PASSES:-6} # check_settings: a positive number
 read -r -a specs <<<"${SPECS:-bfq mq-deadline}"
 [ "${#specs[@]}" -gt 0 ] || die "SPECS is empty: give schedulers, e.g. SPECS='bfq mq-deadline'"
 [ "$(printf '%s\n' "${specs[@]}" | sort | uniq -d)" = "" ] || die "SPECS='${specs[*]}' names a scheduler twice"
@@ -24,8 +19,7 @@ for s in "${specs[@]}"; do
 done
 case ${ICOUNT:-1} in
 1) qopts="-icount shift=0,sleep=off -accel tcg,thread=single" mode="QEMU -icount shift=0,sleep=off, single-threaded TCG" ;;
-0) qopts="" mode="QEMU plain TCG" ;;
-*) die "ICOUNT=$ICOUNT: 1 (icount, the default here) or 0 (plain TCG)" ;;
+0) qopts="" mode="QEMU plain TCG" ;; # check_settings refuses anything else
 esac
 slow_s=10 # seconds serialized that make a pass slow
 [ -z "${TRACE_RAW:-}" ] || [ -f "$TRACE_RAW/console.log" ] ||

@@ -1,13 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# stress.sh [base|series|rfc|tip...] - 'make stress': switching, hotplug
-# and injected faults on debug kernels (configs/debug.config) in a
-# virtme-ng VM, base and series by default; guest side tools/vm/stress.sh.
-#   STRESS_SECONDS=300  STRESS_OUT=dir
-#   STRESS_FRAGMENTS="f ..."  more config fragments for the series kernel
-# 'stress.sh summary': STRESS_OUT/summary.json again, nothing run.
-# Writes STRESS_OUT/summary.json and per kernel its dmesg and fio output.
-# Last line: "N passed, N failed, N skipped".  docs/stress.md.
+# stress.sh [base|series|rfc|tip...|summary] - 'make stress': switching, hotplug and faults
+# on debug kernels in a virtme-ng VM (guest side: tools/vm/stress.sh).  Settings:
+# docs/reference.md; what it checks and writes: docs/stress.md.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
@@ -34,7 +29,7 @@ fi
 for k in "${kernels[@]}"; do
 	case $k in base|series|rfc|tip) ;; *) die "usage: stress.sh [base|series|rfc|tip...] (not '$k')" ;; esac
 done
-secs=$(posint STRESS_SECONDS 300)
+secs=${STRESS_SECONDS:-300} # check_settings: a positive number
 out=$(out_dir STRESS_OUT stress)
 vm_setup
 
@@ -49,10 +44,7 @@ for k in "${kernels[@]}"; do
 		--rwdir "$out" -r "$kimg" --exec "sh tools/vm/stress.sh $k $out $secs; reboot -f" \
 		--append "kunit.enable=0 null_blk.nr_devices=0 scsi_debug.dev_size_mb=128 scsi_debug.max_queue=64 scsi_debug.ndelay=200000"
 	stage_end
-	if [ ! -f "$out/$k.json" ]; then
-		result "$k: the stress run finished (see $out/$k-console.log)" 1
-		continue
-	fi
+	[ -f "$out/$k.json" ] || { result "$k: the stress run finished (see $out/$k-console.log)" 1; continue; }
 	j=$out/$k.json
 	grep -aE -A 40 -f "$BSK_TOP/tools/lib/splat-patterns" "$out/$k-dmesg.txt" >"$out/$k-splats.txt" ||
 		rm -f "$out/$k-splats.txt"
@@ -72,7 +64,5 @@ for k in "${kernels[@]}"; do
 		"$([ "$(v bfq_invalid_writes)" -gt 0 ] && [ "$(v bfq_invalid_refused_unchanged)" -eq "$(v bfq_invalid_writes)" ]; echo $?)"
 done
 
-if write_summary "$out"; then
-	results_at "$out" "summary.json, <kernel>-dmesg.txt, <kernel>-fio.txt" "results/stress[/<name>]"
-fi
+! write_summary "$out" || results_at "$out" "summary.json, <kernel>-dmesg.txt, <kernel>-fio.txt" "results/stress[/<name>]"
 results_end

@@ -12,17 +12,10 @@ set -euo pipefail
 
 MIN=0.13
 
-if command -v b4 >/dev/null && new_enough b4; then
-	command -v b4
-	exit 0
-fi
-
+command -v b4 >/dev/null && new_enough b4 && { command -v b4; exit 0; }
 dir=$BSK_CACHE/b4
 wrap=$dir/bin/b4
-if [ -x "$wrap" ] && new_enough "$wrap"; then
-	printf '%s\n' "$wrap"
-	exit 0
-fi
+[ -x "$wrap" ] && new_enough "$wrap" && { printf '%s\n' "$wrap"; exit 0; }
 
 have=$(b4 --version 2>/dev/null | head -n 1 || true)
 command -v apt-get >/dev/null ||

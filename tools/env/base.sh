@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# base.sh [mainline|lts] - the Debian linux-source package the series pins
-# ("# base: PACKAGE VERSION sha256:TARBALL"), fetched through a private apt
-# state in the cache and made a git tree of one commit tagged vX.Y.Z;
-# prints its path (docs/bases.md).  --newest: "PACKAGE VERSION" of
-# Debian's newest for that base, nothing fetched.
+# base.sh [--newest] [mainline|lts] - the Debian linux-source the series' "# base:" line pins,
+# made a git tree of one commit tagged vX.Y.Z; prints its path (--newest: "PACKAGE VERSION"
+# of Debian's newest, nothing fetched).  docs/bases.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -15,11 +13,9 @@ NEWEST=
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	[ "${1:-}" != --newest ] || { NEWEST=1; shift; }
 	BASE=${1:-${BASE:-mainline}}
-else
-	# sourced for its functions (tests): $1 is not ours
+else # sourced for its functions (tests, newest.sh): $1 is not ours
 	BASE=${BASE:-mainline}
 fi
-LTS_SERIES=$BSK_LTS_SERIES
 APT_DIR=$BSK_CACHE/apt/$BASE
 SRC_DIR=$BSK_CACHE/src
 
@@ -46,8 +42,7 @@ make_sources() {
 apt_update() {
 	apt_opts
 	make_sources >"$APT_DIR/sources.list"
-	apt-get -q "${APT_OPTS[@]}" update >"$APT_DIR/update.log" 2>&1 ||
-		return 1
+	apt-get -q "${APT_OPTS[@]}" update >"$APT_DIR/update.log" 2>&1 || return 1
 	! grep -qE '^(W|E): ' "$APT_DIR/update.log"
 }
 
@@ -71,7 +66,7 @@ pinned() {
 pick_package() {
 	local pkg ver
 	if [ "$BASE" = lts ]; then
-		pkg=linux-source-$LTS_SERIES
+		pkg=linux-source-$BSK_LTS_SERIES
 	else
 		pkg=$(apt-cache "${APT_OPTS[@]}" pkgnames linux-source- |
 			grep -E '^linux-source-[0-9]+\.[0-9]+$' | sort -V | tail -n 1)
@@ -88,11 +83,6 @@ fix_gitignore() {
 	local f=$1/.gitignore
 	[ -f "$f" ] || return 0
 	sed -i -e '\#^/\*$#d' -e '\#^!/debian/$#d' "$f"
-}
-
-kernel_version() {
-	make -s -C "$1" kernelversion 2>/dev/null ||
-		awk -F' *= *' '/^VERSION/{v=$2} /^PATCHLEVEL/{p=$2} /^SUBLEVEL/{s=$2} END{print v "." p "." s}' "$1/Makefile"
 }
 
 extract() {
@@ -114,14 +104,14 @@ extract() {
 	info "extracting $(basename "$tarball")"
 	tar -xf "$tarball" -C "$tmp/linux" --strip-components=1
 	rm -rf "$tmp/deb" "$tmp"/*.deb
-	kv=$(kernel_version "$tmp/linux")
+	kv=$(make -s -C "$tmp/linux" kernelversion 2>/dev/null ||
+		awk -F' *= *' '/^VERSION/{v=$2} /^PATCHLEVEL/{p=$2} /^SUBLEVEL/{s=$2} END{print v "." p "." s}' "$tmp/linux/Makefile")
 	fix_gitignore "$tmp/linux"
 	info "making a git tree of Linux $kv"
 	(
 		cd "$tmp/linux"
 		bsk_git init -q -b base
-		# no automatic gc: repacking ~90k loose objects would stall a
-		# later git am for minutes
+		# no automatic gc: repacking ~90k loose objects would stall a later git am
 		git config gc.auto 0
 		git config maintenance.auto false
 		bsk_git add -A

@@ -8,8 +8,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 { [ $# -ge 2 ] && [ $# -le 3 ]; } || die "usage: blktests-tree.sh SRC DEST [SERIES]"
-src=$1
-series=${3:-$BSK_TOP/patches/blktests/series}
+src=$1 series=${3:-$BSK_TOP/patches/blktests/series}
 rm -rf "$2"
 mkdir -p "$2"
 dest=$(cd "$2" && pwd)

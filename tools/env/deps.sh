@@ -7,8 +7,8 @@ set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-# "command:package" per group, files "path:package", optional ones only when installing
-# anyway; b4, lava, vm: the Depends of what env/b4.sh, lava.sh and vng.sh unpack
+# "command:package" per group, files "path:package"; b4, lava, vm: the Depends of what
+# env/b4.sh, lava.sh and vng.sh unpack
 py=/usr/lib/python3/dist-packages
 declare -A group=(
 	[base]="apt-get:apt dpkg-deb:dpkg xz:xz-utils git:git gpgv:gpgv make:make"
@@ -38,8 +38,7 @@ declare -A why=([base]="getting the kernel tree" [build]="building the kernel" [
 	[arches]="make arches" [coverage]="make coverage"
 	[vm]="make bench and make stress" [blktests]="make blktests" [send]="make send" [b4]="b4 0.13 or later" [lava]="make lava" [check]="make check")
 
-missing=()
-programs=()
+missing=() programs=()
 want() {
 	case " ${missing[*]-} " in *" $1 "*) ;; *) missing+=("$1") ;; esac
 	case " ${programs[*]-} " in *" ${2%% (*} ("*) ;; *) programs+=("$2") ;; esac

@@ -21,15 +21,12 @@ if command -v fio >/dev/null && new_enough fio; then
 	exit 0
 fi
 bin=$dir/src/fio
-if [ -x "$bin" ] && new_enough "$bin"; then
-	printf '%s\n' "$dir/src"
-	exit 0
-fi
+[ -x "$bin" ] && new_enough "$bin" && { printf '%s\n' "$dir/src"; exit 0; }
 command -v apt-get >/dev/null 2>&1 ||
 	die "fio $MIN or later is needed for block/041 (installed: $(fio --version 2>/dev/null || echo none)), and there is no apt-get here to fetch its source: install fio $MIN or later"
 need_space 200 "$BSK_CACHE"
 info "the installed fio ($(fio --version 2>/dev/null || echo none)) is older than $MIN; building Debian unstable's fio source in $dir"
-unstable_apt "$dir" deb-src ||
+debian_apt "$dir" deb-src unstable ||
 	die "apt-get update for the fio source package failed (see $dir/update.log)"
 rm -rf "$dir/dl" "$dir/src" "$dir/src.new"
 mkdir -p "$dir/dl" "$dir/src.new"

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# tree.sh - print "REPO WORKTREE BASEREF": the base's git repository (the
-# Debian base of BASE=mainline|lts, or KERNEL=/path, left alone), the
-# worktree in the cache the series is applied in, and the commit or tag
-# it goes on (KERNEL_BASE, default HEAD).
+# tree.sh - print "REPO WORKTREE BASEREF": the base's git repository (BASE's Debian tree,
+# or KERNEL=, left alone), the cache worktree the series is applied in, and the commit
+# or tag it goes on (KERNEL_BASE, default HEAD).  docs/bases.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"

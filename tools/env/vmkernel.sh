@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# vmkernel.sh base|series|rfc|tip|debug [FRAGMENT...] - build the x86_64
-# guest kernel (tinyconfig + configs/vm.config + FRAGMENTs, each line of which
-# must hold) and print its bzImage; series stops before the RFC threads, rfc
-# is the base with them alone, tip the whole series, debug the base + debug/.
+# vmkernel.sh base|series|rfc|tip|debug [FRAGMENT...] - build an x86_64 guest kernel
+# (tinyconfig + configs/vm.config + FRAGMENTs, each line must hold), print its bzImage:
+# series stops before the RFC threads, rfc is the base with them alone, debug base + debug/.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -40,7 +39,6 @@ esac
 vwt=$BSK_CACHE/work/$tag-vm
 out=$BSK_CACHE/build/$tag-vm$suffix
 if [ "$kind" = debug ]; then
-	# its own worktree and build dir, the patches committed there
 	vwt=$BSK_CACHE/work/$tag-vm-debug
 	out=$BSK_CACHE/build/$tag-vm-debugpatches$suffix
 	dp=("$BSK_TOP"/debug/*.patch)
@@ -55,7 +53,7 @@ fi
 	die "$vwt has uncommitted changes; it is the VM kernel's worktree: commit them elsewhere or remove it (git worktree remove)"
 mkdir -p "$out"
 if [ "$kind" = debug ]; then
-	# applied again only when debug/ changed (else no rebuild)
+	# applied again only when debug/ changed: else no rebuild
 	dkey="$(git -C "$repo" rev-parse "$base^{commit}") $(cat "${dp[@]}" | sha1sum | cut -c1-40)"
 	if [ "$(cat "$out/.debug-patches" 2>/dev/null)" != "$dkey" ] ||
 		[ "$(git -C "$vwt" rev-parse -q --verify "HEAD~${#dp[@]}" 2>/dev/null)" != "${dkey%% *}" ]; then
@@ -66,8 +64,7 @@ if [ "$kind" = debug ]; then
 	fi
 	rev=$(git -C "$vwt" rev-parse HEAD)
 elif [ "$kind" = rfc ]; then
-	# the RFC threads picked onto the base with their committer and date:
-	# the same commits, so the same image
+	# picked with their committer and date: the same commits, so the same image
 	git -C "$vwt" checkout -q --detach "$base"
 	for c in $(git -C "$repo" rev-list --reverse "refs/heads/$BSK_BRANCH~$nrfc..refs/heads/$BSK_BRANCH"); do
 		IFS=$'\t' read -r cname cmail cdate < <(git -C "$repo" log -1 --format=$'%cn\t%ce\t%cD' "$c")
@@ -83,8 +80,7 @@ else
 fi
 
 cc=$(kbuild_cc gcc)
-# reproducible: a rebuild of the same tree is the same image (icount
-# figures depend on it)
+# reproducible: a rebuild of the same tree is the same image (icount figures depend on it)
 export KBUILD_BUILD_TIMESTAMP
 KBUILD_BUILD_TIMESTAMP=$(git -C "$vwt" log -1 --format=%cD "$rev")
 export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=blk-sched-kunit KBUILD_BUILD_HOST=vm
@@ -115,15 +111,14 @@ targets=(bzImage)
 ! grep -qx 'CONFIG_MODULES=y' "$out/.config" || targets+=(modules)
 kmake "${targets[@]}" >"$out/build.log" 2>&1 ||
 	die "the $kind guest kernel does not build (see $out/build.log)"
-# Copied, then renamed: a guest still booting the last image keeps it.
+# copied, then renamed: a guest still booting the last image keeps it
 cp "$out/arch/x86/boot/bzImage" "$out/bzImage-$kind.tmp"
 cp "$out/vmlinux" "$out/vmlinux-$kind.tmp"
 mv -f "$out/bzImage-$kind.tmp" "$out/bzImage-$kind"
 mv -f "$out/vmlinux-$kind.tmp" "$out/vmlinux-$kind"
 img=$out/bzImage-$kind
 if [ ${#targets[@]} -gt 1 ]; then
-	# with modules: the image beside lib/modules/<release>/, where
-	# virtme-ng looks for them
+	# the image beside lib/modules/<release>/, where virtme-ng looks for the modules
 	root=$out/root-$kind
 	rm -rf "$root.tmp"
 	mkdir -p "$root.tmp"

@@ -9,17 +9,10 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 [ "${BASH_SOURCE[0]}" = "$0" ] || die "vng.sh is a command, not a library"
 
-if command -v vng >/dev/null; then
-	command -v vng
-	exit 0
-fi
-
+command -v vng && exit 0
 dir=$BSK_CACHE/vng
 wrap=$dir/vng
-if [ -x "$wrap" ] && "$wrap" --version >/dev/null 2>&1; then
-	printf '%s\n' "$wrap"
-	exit 0
-fi
+[ -x "$wrap" ] && "$wrap" --version >/dev/null 2>&1 && { printf '%s\n' "$wrap"; exit 0; }
 
 need_space 200 "$BSK_CACHE"
 info "no vng installed; fetching Debian's virtme-ng into $dir"

@@ -1,28 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# buildcheck.sh y|t|clang TREE STATE [SPARSE|LLVM] - an x86_64 W=1 build of
-# block/ at TREE's checkout in a cache build dir: y with the tests off, t with
-# the suites and sparse SPARSE (C=1), clang with LLVM=LLVM.  The diagnostics,
-# line numbers dropped, go to STATE.cc, STATE.sparse and STATE.other (modpost,
-# objtool, ld).
+# buildcheck.sh y|t|clang TREE STATE [SPARSE|LLVM] - x86_64 W=1 build of TREE's block/: y tests
+# off, t the suites + sparse (C=1), clang LLVM=; diagnostics without line numbers to
+# STATE.cc, .sparse, .other (modpost, objtool, ld).  docs/gate.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 # shellcheck source=../lib/kbuild.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
-mode=${1:-}
-tree=${2:-}
-state=${3:-}
-tool=${4:-}
+mode=${1:-} tree=${2:-} state=${3:-} tool=${4:-}
 case $mode in y|t|clang) ;; *) die "usage: buildcheck.sh y|t|clang TREE STATE [SPARSE|LLVM]" ;; esac
 { [ -f "$tree/Makefile" ] && [ -n "$state" ]; } || die "usage: buildcheck.sh $mode TREE STATE [SPARSE|LLVM]"
 
 frags=("$BSK_TOP/configs/x86_64-block.config" "$BSK_TOP/configs/kunit-tests.config")
 [ "$mode" != y ] || frags[1]=$BSK_TOP/configs/kunit-off.config
 cc=$(kbuild_cc gcc)
-tc=()
-check=()
+tc=() check=()
 if [ "$mode" = clang ]; then
 	[ -n "$tool" ] || die "usage: buildcheck.sh clang TREE STATE LLVM (the LLVM= suffix clang.sh prints)"
 	cc=$(kbuild_cc "clang$tool")
@@ -41,8 +35,7 @@ kmake() {
 		CC="$BSK_TOP/tools/gate/warnlog.sh cc $cc" -j"$(nproc)" "$@"
 }
 
-# configure only on a change of Kconfig, fragments or compiler; tinyconfig
-# only for a new build dir (else kbuild sees every symbol change twice)
+# configure only on a change; tinyconfig only for a new build dir (else every symbol changes twice)
 key=$(kconfig_key "$tree" "$(cat "${frags[@]}")" "$cc ${tc[*]}")
 if kconfig_stale "$out" "$key"; then
 	[ -f "$out/.config" ] || kmake tinyconfig >/dev/null

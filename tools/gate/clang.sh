@@ -38,9 +38,7 @@ if [ -z "$cand" ]; then
 fi
 pkgs=("clang-$cand" "lld-$cand" "llvm-$cand")
 line="apt-get install -y --no-install-recommends ${pkgs[*]}"
-if [ "$(id -u)" != 0 ] || [ -n "${BSK_NO_INSTALL:-}" ]; then
-	die "no clang >= $min installed; run: sudo $line"
-fi
+{ [ "$(id -u)" = 0 ] && [ -z "${BSK_NO_INSTALL:-}" ]; } || die "no clang >= $min installed; run: sudo $line"
 info "installing ${pkgs[*]} (LLVM >= $min for $(basename "$tree"))"
 DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install "${pkgs[@]}" >/dev/null ||
 	die "apt-get install failed; run: $line"

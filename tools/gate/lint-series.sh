@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# lint-series.sh [SERIES] - SERIES against patches/: every patch listed once
-# and a format-patch mail from the role identity, no orphan, each thread one
-# stretch with its cover letter, RFC threads last; an LTS patch has its note.
-# A patches/ subdirectory with a series file (blktests/) is a series of its own.
+# lint-series.sh [SERIES] - SERIES against patches/ (and patches/*/series): every patch listed
+# once, a format-patch mail from the role identity, no orphan, each thread one stretch
+# with its cover letter, RFC threads last; an LTS patch has its note.  docs/gate.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -13,10 +12,7 @@ PATCHDIR=$(dirname "$SERIES")/patches
 [ -f "$SERIES" ] || die "no series file $SERIES"
 ident="$BSK_NAME <$BSK_EMAIL>"
 bad=0
-problem() {
-	printf '%s\n' "$*"
-	bad=1
-}
+problem() { printf '%s\n' "$*"; bad=1; }
 
 check_mail() {
 	local p=$1 f=$2
@@ -29,8 +25,7 @@ check_mail() {
 # check_series FILE DIR PREFIX: FILE's patches (in DIR), added to "listed" as PREFIX<name>
 listed=()
 check_series() {
-	local s=$1 d=$2 pre=$3 p dup
-	local -a ps
+	local s=$1 d=$2 pre=$3 p dup ps=()
 	mapfile -t ps < <(series_patches "$s")
 	[ ${#ps[@]} -gt 0 ] || problem "$s lists no patches"
 	for dup in $(printf '%s\n' "${ps[@]}" | sort | uniq -d); do

@@ -11,10 +11,7 @@ pin=$(pinned) || exit 1
 read -r pkg ver _ <<<"$pin"
 new=$("$BSK_TOP/tools/env/base.sh" --newest "$BASE" 2>/dev/null) ||
 	die "cannot read Debian's package lists for BASE=$BASE"
-if [ "$new" = "$pkg $ver" ]; then
-	echo "Debian's newest linux-source for $BASE is the pinned one, $new"
-	exit 0
-fi
+[ "$new" != "$pkg $ver" ] || { echo "Debian's newest linux-source for $BASE is the pinned one, $new"; exit 0; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 apt_opts

@@ -1,24 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# objcheck.sh bloat|nfc TREE A B - the x86_64 objects of the .c files A..B
-# changes, built at A and at B.  bloat (by hand): bloat-o-meter, tests off, B
-# may not grow.  nfc: the same code (objdump -d, addresses out) on each of
-# NFC_CONFIGS (tiny bench distro) under each NFC_KUNIT (off m y; default off).
-# TREE is a clean worktree, left at its commit.
+# objcheck.sh bloat|nfc TREE A B - the x86_64 objects of the .c files A..B changes, built at
+# A and B of the clean worktree TREE.  bloat: B may not grow; nfc: the same code on each of
+# NFC_CONFIGS (tiny bench distro) under each NFC_KUNIT (off m y).  docs/gate.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 # shellcheck source=../lib/kbuild.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
-mode=${1:-}
-tree=${2:-}
+mode=${1:-} tree=${2:-}
 { [[ $mode =~ ^(bloat|nfc)$ ]] && [ -d "$tree" ] && [ -n "${4:-}" ]; } || die "usage: objcheck.sh bloat|nfc TREE A B"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] || die "$tree has uncommitted changes"
 a=$(git -C "$tree" rev-parse -q --verify "$3^{commit}") || die "not a commit in $tree: $3"
 b=$(git -C "$tree" rev-parse -q --verify "$4^{commit}") || die "not a commit in $tree: $4"
-configs=tiny
-kunits=off
+configs=tiny kunits=off
 if [ "$mode" = nfc ]; then
 	configs=${NFC_CONFIGS:-tiny bench distro}
 	kunits=${NFC_KUNIT:-off}
@@ -31,8 +27,7 @@ cc=$(kbuild_cc gcc)
 cfg=$BSK_TOP/configs
 kmake() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="$cc" -j"$(nproc)" "$@"; }
 
-# configure KIND KUNIT: $out's config; its base config only for a new build
-# dir (regenerating it rebuilds every object)
+# configure KIND KUNIT: $out's config; the base config only for a new build dir
 configure() {
 	local frags=("$cfg/x86_64-block.config" "$cfg/kunit-$2.config")
 	case $1 in
@@ -49,7 +44,7 @@ configure() {
 	! grep -Eq '^CONFIG_(ELEVATOR|BLK_MQ|BFQ)_KUNIT_TEST=y' "$out/.config" || die "$out/.config ($1, KUnit $2) builds the block tests"
 }
 
-# disasm OBJ: objdump -d, addresses out (code moved within OBJ compares equal)
+# disasm OBJ: addresses out, so code moved within OBJ compares equal
 disasm() {
 	objdump -d --no-show-raw-insn "$1" | sed -E -n '/^Disassembly/,$p' |
 		sed -E -e '/^Disassembly/d' -e 's/^[0-9a-f]+ (<[^>]*>:)$/\1/' \
@@ -58,10 +53,7 @@ disasm() {
 
 # the objects of the .c files A..B touches (tests are #included)
 mapfile -t objs < <(git -C "$tree" diff --name-only "$a" "$b" -- '*.c' | grep -v '/tests/' | sed 's/\.c$/.o/')
-if [ ${#objs[@]} -eq 0 ]; then
-	info "no compiled .c file changes between $a and $b"
-	exit 0
-fi
+[ ${#objs[@]} -gt 0 ] || { info "no compiled .c file changes between $a and $b"; exit 0; }
 orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
 tmp=$(mktemp -d)
 trap 'git -C "$tree" checkout -q "$orig"; rm -rf "$tmp"' EXIT

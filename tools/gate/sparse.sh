@@ -14,37 +14,23 @@ tree=${1:-}
 [ -f "$tree/Makefile" ] || die "usage: sparse.sh KERNEL_TREE (no kernel tree at '$tree')"
 # 6.12 has no checker-valid.sh: the installed sparse as it is
 if [ ! -x "$tree/scripts/checker-valid.sh" ]; then
-	if ! command -v sparse >/dev/null; then
-		command -v apt-get >/dev/null 2>&1 || { echo "no sparse installed, and no apt-get"; exit 1; }
-		die "sparse not found; run: apt-get install sparse"
-	fi
-	command -v sparse
-	exit 0
+	command -v sparse && exit 0
+	command -v apt-get >/dev/null 2>&1 || { echo "no sparse installed, and no apt-get"; exit 1; }
+	die "sparse not found; run: apt-get install sparse"
 fi
 
-valid() {
-	[ "$("$tree/scripts/checker-valid.sh" "$1" -m64 2>/dev/null)" = 1 ]
-}
-
-if command -v sparse >/dev/null && valid sparse; then
-	command -v sparse
-	exit 0
-fi
-
+valid() { [ "$("$tree/scripts/checker-valid.sh" "$1" -m64 2>/dev/null)" = 1 ]; }
+command -v sparse >/dev/null && valid sparse && { command -v sparse; exit 0; }
 dir=$BSK_CACHE/sparse
 bin=$dir/src/sparse
-if [ -x "$bin" ] && valid "$bin"; then
-	printf '%s\n' "$bin"
-	exit 0
-fi
-
+[ -x "$bin" ] && valid "$bin" && { printf '%s\n' "$bin"; exit 0; }
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-source >/dev/null 2>&1; then
 	command -v apt-get >/dev/null 2>&1 ||
 		{ echo "no sparse that $(basename "$tree") accepts, and no apt-get to build Debian's"; exit 1; }
 	die "dpkg-source not found; run: apt-get install dpkg-dev"
 fi
 info "installed sparse $(sparse --version 2>/dev/null || echo '(none)') is too old for $tree; building Debian unstable's sparse in $dir"
-unstable_apt "$dir" deb-src ||
+debian_apt "$dir" deb-src unstable ||
 	die "apt-get update for the sparse source package failed (see $dir/update.log)"
 rm -rf "$dir/dl" "$dir/src"
 mkdir -p "$dir/dl"
@@ -52,7 +38,7 @@ mkdir -p "$dir/dl"
 	die "apt-get source sparse failed (see $dir/fetch.log)"
 dpkg-source -x "$dir"/dl/sparse_*.dsc "$dir/src" >>"$dir/fetch.log" 2>&1 ||
 	die "dpkg-source -x failed (see $dir/fetch.log)"
-# Debian's package pins unstable's gcc; sparse uses this machine's headers
+# CC=gcc: Debian's package pins unstable's gcc
 make -C "$dir/src" -j"$(nproc)" CC=gcc sparse >"$dir/build.log" 2>&1 ||
 	die "building sparse failed (see $dir/build.log)"
 valid "$bin" || die "Debian unstable's sparse ($(basename "$dir"/dl/sparse_*.dsc .dsc)) is also refused by $tree/scripts/checker-valid.sh"

@@ -6,20 +6,14 @@
 set -u
 kind=$1
 shift
-key=
-prev=
+key='' prev=''
 for a in "$@"; do
 	[ "$prev" != -o ] || key=$a
 	prev=$a
 done
 [ "$kind" != sparse ] || key=${!#}
-# Objects and sources of the tree only (relative to the build dir), not
-# kbuild's probes of the compiler, which write to /tmp.
-case $key in
-/* | *.tmp* | *tmp_*) exec "$@" ;;
-*.o | *.c) ;;
-*) exec "$@" ;;
-esac
+# the tree's objects and sources only, not kbuild's compiler probes (in /tmp)
+case $key in /* | *.tmp* | *tmp_*) exec "$@" ;; *.o | *.c) ;; *) exec "$@" ;; esac
 [ -n "${BSK_WARN_DIR:-}" ] || exec "$@"
 dir=$BSK_WARN_DIR/$kind
 mkdir -p "$dir"

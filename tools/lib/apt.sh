@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Private apt states: Debian packages found and fetched from the mirror
-# the machine's apt configuration names, signatures checked against the
-# archive keyring, the machine's own apt state untouched.  Needs common.sh.
+# Private apt states in the cache: Debian packages fetched from the machine's own mirror,
+# signatures checked, the machine's apt state untouched.  Sourced after common.sh.
 # shellcheck shell=bash
 
 KEYRING=${BSK_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
@@ -38,7 +37,6 @@ new_enough() {
 	[[ $v =~ ^[0-9]+\.[0-9]+ ]] && ver_ge "$v" "$MIN"
 }
 
-# APT_OPTS: the private state in $APT_DIR
 apt_opts() {
 	APT_OPTS=(-o "Dir::State::Lists=$APT_DIR/lists"
 		  -o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
@@ -53,8 +51,7 @@ apt_opts() {
 		 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
 }
 
-# debian_apt DIR deb|deb-src SUITE: a private apt state in DIR/apt for
-# Debian SUITE main on the machine's mirror, updated (DIR/update.log).
+# debian_apt DIR deb|deb-src SUITE: DIR/apt for Debian SUITE main, updated (DIR/update.log)
 debian_apt() {
 	local mirror
 	APT_DIR=$1/apt
@@ -64,12 +61,7 @@ debian_apt() {
 	apt-get -q "${APT_OPTS[@]}" update >"$1/update.log" 2>&1
 }
 
-unstable_apt() {
-	debian_apt "$1" "$2" unstable
-}
-
-# debian_unpack DIR SUITE PKG...: SUITE's PKGs unpacked (never installed)
-# under DIR/root; DIR/dl keeps the .debs.
+# debian_unpack DIR SUITE PKG...: SUITE's PKGs unpacked (never installed) under DIR/root
 debian_unpack() {
 	local dir=$1 suite=$2 deb
 	shift 2

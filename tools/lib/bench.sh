@@ -21,8 +21,8 @@ bench_csv() {
 		END { flush() }'
 }
 
-# bench_table KERNEL...: the table from summary.csv on stdin, a column per
-# KERNEL (the first the base), then each other's median over the base's
+# bench_table KERNEL...: summary.csv (stdin) as a table, a column per KERNEL (the first
+# the base), then each other's median over the base's
 bench_table() {
 	tail -n +2 | awk -F',' -v ks="$*" '
 		BEGIN { nk = split(ks, kn, " ")

@@ -2,17 +2,13 @@
 # kbuild plumbing for the tools that build kernels outside kunit.py.
 # shellcheck shell=bash
 
-# kbuild_cc [COMPILER]: COMPILER (default gcc), behind ccache if installed
+# kbuild_cc COMPILER: COMPILER, behind ccache if installed
 kbuild_cc() {
-	if command -v ccache >/dev/null; then
-		printf 'ccache %s\n' "${1:-gcc}"
-	else
-		printf '%s\n' "${1:-gcc}"
-	fi
+	! command -v ccache >/dev/null || printf 'ccache '
+	printf '%s\n' "$1"
 }
 
-# kconfig_tiny TREE OUT FRAGMENT...: tinyconfig's recipe with FRAGMENTs on
-# top as OUT/.config (merge_config.sh -n)
+# kconfig_tiny TREE OUT FRAGMENT...: OUT/.config of tinyconfig's recipe + FRAGMENTs
 kconfig_tiny() {
 	local tree=$1 out=$2
 	shift 2
@@ -21,9 +17,8 @@ kconfig_tiny() {
 		arch/x86/configs/tiny.config "$@")
 }
 
-# kconfig_key TREE WORDS...: a key of the tree's Kconfig files and WORDS;
-# kconfig_stale OUT KEY: OUT's .config is missing or of another key;
-# kconfig_made OUT KEY records it (configuring costs a rebuild)
+# kconfig_key TREE WORDS...: a key of TREE's Kconfig files and WORDS; configure OUT
+# only when kconfig_stale OUT KEY (configuring costs a rebuild), then kconfig_made OUT KEY
 kconfig_key() {
 	local tree=$1
 	shift

@@ -5,8 +5,7 @@
 # shellcheck disable=SC2034 # used by the scripts that source this
 S3_CMDLINE="scsi_debug.dev_size_mb=384 scsi_debug.max_queue=64 scsi_debug.ndelay=5000000 scsi_debug.submit_queues=1"
 
-# s3_image: the ext4 image of the files tools/vm/s3.fio lays out, made
-# once, in BSK_CACHE/bench/s3-<hash of the job file>.img
+# s3_image: the ext4 image of the files tools/vm/s3.fio lays out, made once per job file
 s3_image() {
 	local job=$BSK_TOP/tools/vm/s3.fio f src
 	f=$BSK_CACHE/bench/s3-$(sha1sum "$job" | cut -c1-12).img

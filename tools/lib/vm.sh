@@ -1,13 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# What the VM tools (bench, bench-icount, blktests, stress, s3-trace,
-# bootloop) share: settings, a run directory, guest kernels, a boot.
+# What the VM tools share: the settings checked, a run directory, guest kernels, a boot.
 # shellcheck shell=bash disable=SC2034 # vng, kernels, img: for the caller
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 check_settings
-
-# posint NAME DEFAULT: $NAME (check_settings has checked it), else DEFAULT
-posint() { printf '%s\n' "${!1:-$2}"; }
 
 # out_dir VAR NAME: the directory $VAR names, else a new run directory; absolute
 out_dir() {
@@ -40,7 +36,7 @@ vm_kernel() {
 	stage_end
 }
 
-# vm_kernels: kernels base, series and (with RFC threads) rfc, images in img[]
+# vm_kernels: base, series and (with RFC threads) rfc in kernels[], their images in img[]
 vm_kernels() {
 	local k
 	kernels=(base series)
@@ -49,8 +45,7 @@ vm_kernels() {
 	for k in "${kernels[@]}"; do img[$k]=$(vm_kernel "guest kernel: $k" "$k"); done
 }
 
-# vm_run LOG ERE CMD...: CMD (vng ...) from the top directory, its output
-# kept in LOG, the lines matching ERE shown as progress
+# vm_run LOG ERE CMD...: CMD (vng ...) from the top directory into LOG, ERE lines shown
 vm_run() {
 	local log=$1 ere=$2
 	shift 2

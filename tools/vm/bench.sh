@@ -1,8 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME RUN - guest side of 'make
-# bench': run RUN of SCENARIO, every scheduler in turn; fio's JSON and
-# metrics.tsv ("scenario kernel scheduler metric value run") to
+# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME RUN - guest side of 'make bench': fio's JSON
+# and metrics.tsv ("scenario kernel scheduler metric value run") of each scheduler to
 # OUTDIR/SCENARIO/KERNEL/.  The scenarios: docs/benchmarks.md.
 set -eu
 s=$1 kernel=$2 out=$3/$1/$2 runs=$4 rt=$5 rlist=$6
@@ -17,8 +16,8 @@ sched() { # DEV SCHED
 	grep -q "\[$2\]" "/sys/block/$1/queue/scheduler" || { echo "cannot set $2 on $1"; exit 1; }
 }
 
-# variant DEV SPEC: a fresh instance (through none) of SPEC, "sched" or
-# "sched:tunable=value"; sets $label ("bfq slice_idle=0") and $tag.
+# variant DEV SPEC: a fresh instance (through none) of SPEC, "sched[:tunable=value]";
+# sets $label ("bfq slice_idle=0") and $tag
 variant() {
 	echo none >"/sys/block/$1/queue/scheduler"
 	sched "$1" "${2%%:*}"
@@ -32,13 +31,12 @@ variant() {
 	esac
 }
 
-# cpu_stat: busy and idle jiffies of all CPUs so far; cpu_busy BEFORE
-# AFTER: the % of CPU time between them that was busy
+# cpu_stat: busy and idle jiffies so far; cpu_busy BEFORE AFTER: % busy between them
 cpu_stat() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
 cpu_busy() { echo "$1 $2" | awk '{ b = $3 - $1; i = $4 - $2; print (b + i) ? 100 * b / (b + i) : 0 }'; }
 
-# sampler_start OUT FILE FIELD: from 3 s on, FIELD (1|2) of FILE each second into
-# OUT, with builtins only (an awk per sample costs the figures)
+# sampler_start OUT FILE FIELD: from 3 s on, FIELD (1|2) of FILE each second into OUT,
+# with builtins only (an awk per sample costs the figures)
 sampler_start() {
 	(src=$2 fld=$3
 	 sleep 3
@@ -53,8 +51,9 @@ sampler_stop() { kill "$sampler"; wait "$sampler" 2>/dev/null || true; }
 col_mean() { awk '{ t += $1; n++ } END { print n ? t / n : 0 }' "$1"; }
 col_max() { awk '$1 > m { m = $1 } END { print m + 0 }' "$1"; }
 
+sd=/sys/bus/pseudo/drivers/scsi_debug
 scsi_debug_disk() {
-	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+	for d in "$sd"/adapter*/host*/target*/*/block/*; do
 		[ -e "$d" ] && { basename "$d"; return 0; }
 	done
 	echo "no scsi_debug disk (boot with scsi_debug.* parameters)" >&2
@@ -66,10 +65,8 @@ S1)
 	dev=$(scsi_debug_disk)
 	echo 32 >"/sys/block/$dev/device/queue_depth"
 	echo 1 >"/sys/block/$dev/queue/rotational"
-	sd=/sys/bus/pseudo/drivers/scsi_debug
 	say "$dev: queue_depth $(cat "/sys/block/$dev/device/queue_depth"), rotational $(cat "/sys/block/$dev/queue/rotational")"
-	# MiB/s and why: commands at the device, clat, guest CPU; then at
-	# 20 ms, where a fixed cost per I/O weighs a quarter as much
+	# again at 20 ms, where a fixed cost per I/O weighs a quarter as much
 	for r in $rlist; do
 		for lat in 5 20; do
 			echo "${lat}000000" >"$sd/ndelay"
@@ -77,8 +74,7 @@ S1)
 			[ "$lat" != 5 ] || v="bfq bfq:slice_idle=0 mq-deadline none"
 			for spec in $v; do
 				variant "$dev" "$spec"
-				sc=$label
-				say "$sc at $lat ms per command, run $r/$runs (${rt}s)"
+				say "$label at $lat ms per command, run $r/$runs (${rt}s)"
 				j=$out/$tag-$lat-$r.json
 				busy=$out/$tag-$lat-$r.busy
 				sampler_start "$busy" "/sys/block/$dev/device/device_busy" 1
@@ -89,12 +85,12 @@ S1)
 				c1=$(cpu_stat)
 				sampler_stop
 				if [ "$lat" = 5 ]; then
-					metric "$sc" MiB/s "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
-					metric "$sc" "commands at the device (mean)" "$(col_mean "$busy")" "$r"
-					metric "$sc" "read clat mean (us)" "$(js "$j" '.jobs[0].read.clat_ns.mean / 1000')" "$r"
-					metric "$sc" "guest CPU busy %" "$(cpu_busy "$c0" "$c1")" "$r"
+					metric "$label" MiB/s "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
+					metric "$label" "commands at the device (mean)" "$(col_mean "$busy")" "$r"
+					metric "$label" "read clat mean (us)" "$(js "$j" '.jobs[0].read.clat_ns.mean / 1000')" "$r"
+					metric "$label" "guest CPU busy %" "$(cpu_busy "$c0" "$c1")" "$r"
 				else
-					metric "$sc" "MiB/s at $lat ms per command" "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
+					metric "$label" "MiB/s at $lat ms per command" "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
 				fi
 			done
 		done
@@ -118,8 +114,7 @@ S2)
 				echo 1 >"/sys/block/$dev/device/queue_depth"
 			else
 				echo 1 >"/sys/block/$dev/device/queue_depth"
-				echo none >"/sys/block/$dev/queue/scheduler"
-				sched "$dev" bfq
+				variant "$dev" bfq
 			fi
 			say "bfq ($mode) at queue_depth $(cat "/sys/block/$dev/device/queue_depth"): two readers with think time, run $r/$runs (${rt}s)"
 			echo 0 >"/sys/block/$dev/trace/enable"
@@ -132,7 +127,7 @@ S2)
 			fio --output-format=json --output="$j" --filename="/dev/$dev" --rw=read --bs=64k \
 				--direct=1 --ioengine=psync --thinktime=2000 --time_based --runtime="$rt" \
 				--name=r0 --offset=0 --name=r1 --offset=128m
-			# Stop before reading: a change of tracer empties the buffer.
+			# stop before reading: a change of tracer empties the buffer
 			echo 0 >"$tr/tracing_on"
 			grep ' expire (' "$tr/trace" >"$out/bfq-$mode-$r.expire" || true
 			echo nop >"$tr/current_tracer"
@@ -146,10 +141,9 @@ S2)
 	;;
 S3)
 	dev=$(scsi_debug_disk)
-	sd=/sys/bus/pseudo/drivers/scsi_debug
 	mnt=/tmp/s3
 	mkdir -p "$mnt"
-	# the files as an ext4 image the host made: one copy, not 8000 writes
+	# the host's ext4 image of the files: one copy, not 8000 writes
 	job=$(dirname "$0")/s3.fio
 	img=${BENCH_S3_IMAGE:?the host passes the S3 ext4 image in BENCH_S3_IMAGE}
 	say "copying $img ($(du -m "$img" | cut -f1) MiB) to $dev"
@@ -168,16 +162,15 @@ S3)
 		for r in $rlist; do
 			for spec in bfq bfq:low_latency=0 bfq:slice_idle=0 mq-deadline none; do
 				variant "$dev" "$spec"
-				sc=$label
 				sync
 				echo 3 >/proc/sys/vm/drop_caches
-				say "$sc ($lat, ndelay $(cat "$sd/ndelay") ns) run $r/$runs"
+				say "$label ($lat, ndelay $(cat "$sd/ndelay") ns) run $r/$runs"
 				j=$out/$tag-$lat-$r.json
 				c0=$(cpu_stat)
 				S3_DIR=$mnt S3_CREATE=0 fio --output-format=json --output="$j" "$job"
 				c1=$(cpu_stat)
-				metric "$sc" "seconds ($lat)" "$(js "$j" '[.jobs[].job_runtime] | max / 1000')" "$r"
-				metric "$sc" "guest CPU busy % ($lat)" "$(cpu_busy "$c0" "$c1")" "$r"
+				metric "$label" "seconds ($lat)" "$(js "$j" '[.jobs[].job_runtime] | max / 1000')" "$r"
+				metric "$label" "guest CPU busy % ($lat)" "$(cpu_busy "$c0" "$c1")" "$r"
 			done
 		done
 	done
@@ -191,14 +184,13 @@ S5)
 	irq=$(awk -F: -v v="$vdv" '$0 ~ v "-req" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || irq=$(awk -F: -v v="$vdv" '$0 ~ v "$" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || { echo "no virtio-blk interrupt in /proc/interrupts" >&2; exit 1; }
-	# interrupt on CPU 0 (a managed vector: isolcpus=managed_irq,1-3 keeps
-	# it there), fio on the other node
+	# on CPU 0 (a managed vector: isolcpus=managed_irq,1-3 keeps it there), fio on node 1
 	icpu=$(cut -d, -f1 "/proc/irq/$irq/effective_affinity_list" | cut -d- -f1)
 	[ "$icpu" = 0 ] || { echo "the virtio-blk interrupt $irq is on CPU $icpu, not 0" >&2; exit 1; }
 	sub=2-3 lo=3
 	say "$dev: irq $irq on CPU $(cat "/proc/irq/$irq/effective_affinity_list"), fio on CPUs $sub, $(nproc) CPUs, nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
 	sched "$dev" none
-	# per-CPU counts of one line of /proc/interrupts or /proc/softirqs
+	# row FILE KEY: the per-CPU counts of /proc/interrupts or /proc/softirqs
 	row() { awk -v k="$2" '$1 == k ":" || $1 == k { $1 = ""; print; exit }' "$1"; }
 	share() { # BEFORE AFTER: % of the growth on the submitting CPUs
 		printf '%s\n%s\n' "$1" "$2" | awk -v lo="$lo" 'NR == 1 { for (i = 1; i <= NF; i++) a[i] = $i }

@@ -4,18 +4,15 @@
 # of 'make blktests': ./check TESTS on the SCRATCH disks, its output to
 # OUTDIR/KERNEL.txt (ending "blktests: exit N"), dmesg to KERNEL-dmesg.txt.
 set -u
-dir=$1
-out=$2
-kernel=$3
-timeout=$4
+dir=$1 out=$2 kernel=$3 timeout=$4
 export PATH=$5:$PATH
 shift 5
 mkdir -p "$out"
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
-# /dev/scratchSUFFIX: the namespace of serial "blktestsSUFFIX" (the probe
-# order varies); the scan is asynchronous, 30 s at most
+# /dev/scratchSUFFIX: the namespace of serial "blktestsSUFFIX" (the probe order varies);
+# the scan is asynchronous, 30 s at most
 wants=()
 for n in ${SCRATCH:-/dev/scratch /dev/scratch-md}; do
 	n=${n#/dev/}

@@ -1,15 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# icount.sh SCENARIO KERNEL OUTFILE COUNT [PARAM [PROFILE]] - guest side of
-# 'make bench ICOUNT=1': a line per figure to OUTFILE,
-# "<scenario>,<KERNEL>,<variant>,<metric>,<value>,<repeat>" (docs/benchmarks.md).
+# icount.sh SCENARIO KERNEL OUTFILE COUNT [PARAM [PROFILE]] - guest side of 'make bench
+# ICOUNT=1': a line per figure, "<scenario>,<KERNEL>,<variant>,<metric>,<value>,<repeat>",
+# to OUTFILE.  docs/benchmarks.md.
 set -eu
 scenario=$1 kernel=$2 outf=$3 count=$4 param=${5:-} profile=${6:-0}
 [ "$param" != - ] || param=
-# Nothing between two clock reads may wait for the host (under sleep=off
-# the clock jumps over it): the work runs from a tmpfs.
+# nothing between two clock reads may wait for the host (under sleep=off the clock jumps
+# over it): no udevd, and the work runs from a tmpfs
 if [ "${ICOUNT_INNER:-0}" != 1 ]; then
-	# No uevent may be handled inside a window: stop udevd (live ones).
 	udevs() {
 		for s in /proc/[0-9]*/stat; do
 			read -r _ c st _ 2>/dev/null <"$s" || continue
@@ -44,7 +43,6 @@ say() { printf 'icount: %s %s: %s\n' "$kernel" "$tag" "$*" >&2; }
 fail() { say "$*"; exit 1; }
 # shellcheck disable=SC2016 # awk's $3
 now() { $bb awk '/^now at/ { print $3; exit }' /proc/timer_list; }
-# per A B N [DIGITS]: (B - A) / N
 per() { $bb awk -v a="$1" -v b="$2" -v n="$3" "BEGIN { printf \"%.${4:-1}f\", (b - a) / n }"; }
 put() {
 	printf '%s,%s,%s,%s,%s,%s\n' "$1" "$kernel" "$2" "$3" "$4" "$5" >>"$outf"
@@ -102,8 +100,7 @@ busy() {
 			if (n < b) exit 1; printf "%.0f %d\n", b1 - b0, dev }' $tr/trace
 }
 
-# marginal VARIANT METRIC UNITS REPEAT CMD...: CMD N runs N units of
-# I/O; the busy time of 3N less that of N, over 2N
+# marginal VARIANT METRIC UNITS REPEAT CMD...: busy time of CMD 3N less that of CMD N, over 2N
 marginal() {
 	v=$1 m=$2 u=$3 rep=$4
 	shift 4
@@ -137,8 +134,7 @@ S1)
 		fail "/dev/$dev is not rotational=$rot"
 	if [ "$profile" = 1 ]; then
 		[ -e $tr/function_profile_enabled ] || fail "no function profiler in this kernel"
-		# self time (7.3.4: graph-time reaches the profiler only through
-		# the annotate flag, which shares its bit)
+		# self time (7.3.4: graph-time reaches the profiler only through annotate's bit)
 		echo 0 >$tr/options/graph-time
 		echo 0 >$tr/options/sleep-time
 		echo 1 >$tr/options/annotate
@@ -147,17 +143,11 @@ S1)
 	measure() {
 		fresh $dev "$1"
 		reads $((count / 4))
-		if [ "$profile" = 1 ]; then
-			echo 0 >$tr/function_profile_enabled
-			echo 1 >$tr/function_profile_enabled
-		fi
+		[ "$profile" != 1 ] || { echo 0 >$tr/function_profile_enabled; echo 1 >$tr/function_profile_enabled; }
 		t0=$(now)
 		reads "$count"
 		t1=$(now)
-		if [ "$profile" = 1 ]; then
-			echo 0 >$tr/function_profile_enabled
-			$bb cat $tr/trace_stat/function0 >"$outf.$1.profile"
-		fi
+		[ "$profile" != 1 ] || { echo 0 >$tr/function_profile_enabled; $bb cat $tr/trace_stat/function0 >"$outf.$1.profile"; }
 		put "$tag" "${3:-$1}" "instructions per I/O" "$(per "$t0" "$t1" "$count")" "$2"
 	}
 	for s in none mq-deadline bfq; do measure "$s" 1; done
@@ -172,8 +162,7 @@ S1)
 S4)
 	dev=nullb1
 	nullb $dev size=1024 queue_mode=2 submit_queues=1 hw_queue_depth=128 irqmode=2 completion_nsec=1000000
-	# writeback with fewer moving parts (S4 still varies: its repeat is
-	# reported, not checked)
+	# writeback with fewer moving parts (S4 still varies: its repeat is not checked)
 	echo $((4 << 20)) >/proc/sys/vm/dirty_background_bytes
 	echo $((512 << 20)) >/proc/sys/vm/dirty_bytes
 	echo 0 >/proc/sys/vm/dirty_writeback_centisecs
@@ -200,8 +189,7 @@ S6)
 	dev=nullb2
 	nullb $dev size=1024 queue_mode=2 submit_queues=1 hw_queue_depth=1 irqmode=2 completion_nsec=100000
 	events="$events block/block_rq_complete"
-	# s6 NR UNITS: UNITS random reads at iodepth NR, 8 KiB aligned so
-	# that no two are adjacent: no read ever merges
+	# s6 NR UNITS: random reads at iodepth NR, 8 KiB aligned: no two adjacent, none merges
 	s6() {
 		fio --output=/dev/null --name=s6 --filename=/dev/$dev --ioengine=io_uring \
 			--rw=randread --bs=4k --blockalign=8k --direct=1 --iodepth="$1" --io_size=$(($2 * 4))k \
@@ -217,8 +205,7 @@ S6)
 		echo "$nr" >/sys/block/$dev/queue/nr_requests
 		echo "$nm" >/sys/block/$dev/queue/nomerges
 		[ "$($bb cat /sys/block/$dev/queue/nr_requests)" = "$nr" ] || fail "nr_requests is not $nr"
-		# COUNT/4 completions from nr_requests + COUNT/8 on, the queue
-		# full throughout
+		# COUNT/4 completions from nr_requests + COUNT/8 on, the queue full throughout
 		a=$((nr + count / 8))
 		b=$((a + count / 4))
 		v="mq-deadline nr_requests=$nr nomerges=$nm"
@@ -232,22 +219,19 @@ S5)
 	tag=S5 dev=nullb0
 	[ -b /dev/$dev ] || fail "no /dev/$dev"
 	[ "$($bb nproc)" -ge 2 ] || fail "S5 needs two vCPUs"
-	# cal: IPIs (function call interrupts) on all CPUs so far
+	# cal: IPIs on all CPUs so far; block: BLOCK softirqs on CPU 0 and on all CPUs so far
 	# shellcheck disable=SC2016 # awk's fields
 	cal() { $bb awk '$1 == "CAL:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
-	# block: BLOCK softirqs on CPU 0 and on all CPUs so far
 	# shellcheck disable=SC2016
 	block() { $bb awk '$1 == "BLOCK:" { for (i = 2; i <= NF; i++) s += $i; print $2, s }' /proc/softirqs; }
 	one() { $bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$1" iflag=direct 2>/dev/null; }
-	# two N: N reads, half by a dd on each vCPU at once, the second from
-	# the device's second half (1 GiB: 262144 blocks)
+	# two N: N reads, by a dd on each vCPU at once, the second on the device's second half
 	two() {
 		$bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count=$(($1 / 2)) iflag=direct 2>/dev/null &
 		$bb taskset 2 $bb dd if=/dev/$dev of=/dev/null bs=4096 count=$(($1 / 2)) skip=131072 iflag=direct 2>/dev/null &
 		wait
 	}
-	# window VARIANT READER: READER's COUNT/4 reads not counted, then
-	# the COUNT counted: VARIANT's three figures
+	# window VARIANT READER: READER's COUNT/4 reads not counted, then the COUNT counted
 	window() {
 		$2 $((count / 4))
 		c0=$(cal) s0=$(block) t0=$(now)

@@ -3,8 +3,7 @@
 # s3-trace.sh OUTDIR PASSES SPEC... - guest side of 'make s3-trace': S3 per
 # SPEC ("bfq:slice_idle=0") and pass, traced: OUTDIR/<spec>-<pass>.json, .trace.
 set -eu
-out=$1
-passes=$2
+out=$1 passes=$2
 shift 2
 job=$(cd "$(dirname "$0")" && pwd)/s3.fio
 img=${BENCH_S3_IMAGE:?the host passes the S3 ext4 image in BENCH_S3_IMAGE}

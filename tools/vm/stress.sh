@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# stress.sh KERNEL OUTDIR SECONDS - guest side of 'make stress' (docs/stress.md):
-# fio with verify and injected faults beside loops that switch, flip, resize,
-# hotplug and tune; writes OUTDIR/KERNEL.json and KERNEL-dmesg.txt.
+# stress.sh KERNEL OUTDIR SECONDS - guest side of 'make stress': fio with verify and injected
+# faults beside loops that switch, flip, resize, hotplug and tune; writes
+# OUTDIR/KERNEL.json and KERNEL-dmesg.txt.  docs/stress.md.
 set -u
 pats=$(cd "$(dirname "$0")/.." && pwd)/lib/splat-patterns
 kernel=$1 out=$2 secs=$3
@@ -63,13 +63,9 @@ read -r tv ti tr <<EOF
 $(tunables "$vdev")
 EOF
 say "BFQ tunables: $tv valid writes, $tr of $ti invalid writes refused with EINVAL and nothing changed"
-echo "$tv" >"$tmp/tun_valid"
-echo "$ti" >"$tmp/tun_invalid"
-echo "$tr" >"$tmp/tun_refused"
 
-# the loads, from $tmp: fio keeps its verify state in the working directory
+# from $tmp: fio keeps its verify state in the working directory
 cd "$tmp" || exit 1
-# the operations run as long as the loads, from here on
 end=$(($(date +%s) + secs))
 fio --output-format=json --output="$tmp/fio.json" --time_based --runtime="$secs" \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --randrepeat=0 \
@@ -85,11 +81,9 @@ fio --output-format=json --output="$tmp/fio-t.json" --time_based --runtime="$sec
 	--continue_on_error=all >"$tmp/fio-t.out" 2>&1 &
 fiot_pid=$!
 
-# loop NAME PERIOD CMD...: CMD every PERIOD seconds until the end; the
-# runs that succeeded counted in $tmp/NAME
+# loop NAME PERIOD CMD...: CMD every PERIOD seconds until $end, successes counted in $tmp/NAME
 loop() {
-	n=$1
-	p=$2
+	n=$1 p=$2
 	shift 2
 	c=0
 	while [ "$(date +%s)" -lt "$end" ]; do
@@ -168,8 +162,7 @@ jq -n --arg k "$kernel" --argjson secs "$secs" \
 	--argjson s "$(c scheduler_switches)" --argjson sr "$refused" --argjson a "$(c affinity_flips)" \
 	--argjson d "$(c depth_changes)" --argjson o "$(c cpu_offlines)" \
 	--argjson f "$faults" --argjson v "$((verr + jverr))" --argjson sp "$splats" \
-	--argjson tw "$(c tunable_writes)" --argjson tv "$(c tun_valid)" \
-	--argjson ti "$(c tun_invalid)" --argjson tr "$(c tun_refused)" \
+	--argjson tw "$(c tunable_writes)" --argjson tv "$tv" --argjson ti "$ti" --argjson tr "$tr" \
 	--argjson ios "$(jq -s '[.[].jobs[] | .read.total_ios + .write.total_ios] | add' "$tmp/fio.json" "$tmp/fio-t.json" 2>/dev/null || echo 0)" \
 	'{kernel: $k, seconds: $secs, scheduler_switches: $s,
 	  scheduler_switches_refused: $sr, affinity_flips: $a,
