@@ -98,7 +98,7 @@ apply() { # "TREE BASE-COMMIT" of the series on $BASE in $L/tree; empty if it fa
 }
 
 main() {
-	local st f b m e cur='' wt base label passes plan=() later=() n first=0 last=0
+	local st f b m e cur='' wt base label passes plan=() later=()
 	cd "$BSK_TOP" || exit 1
 	# nothing set for 'make kunit' may narrow or change the gate's runs
 	unset KUNIT_FILTER KUNIT_DEBUG KUNIT_COVERAGE KUNIT_BUILD_ONLY KUNIT_KERNEL KUNIT_OUT
@@ -113,10 +113,7 @@ main() {
 		selected patches || die "PATCHES=$PATCHES is for the per-patch table; add 'patches' to STAGES"
 		[ -n "${BASE:-}" ] || [ -n "${KERNEL:-}" ] ||
 			die "PATCHES=$PATCHES needs BASE=mainline or BASE=lts: the two series number their patches differently"
-		n=$(series_patches "$(bsk_series)" | wc -l)
-		[[ ! $PATCHES =~ ^([1-9][0-9]*)(-([1-9][0-9]*))?$ ]] || first=${BASH_REMATCH[1]} last=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
-		{ [ "$first" -gt 0 ] && [ "$first" -le "$last" ] && [ "$last" -le "$n" ]; } ||
-			die "PATCHES=$PATCHES: give a patch number or a range N-M within 1-$n ($(basename "$(bsk_series)"))"
+		patch_range "$(series_patches "$(bsk_series)" | wc -l)" "$(basename "$(bsk_series)")" >/dev/null || exit 1
 	fi
 	export PATCHES
 	[ -z "${CHECK_ARGS_ONLY:-}" ] || { info "arguments ok: STAGES=$STAGES${PATCHES:+ PATCHES=$PATCHES}"; exit 0; }

@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# patchcheck.sh TREE BASE SERIES LOGDIR - every patch of the series, in
-# order, held to what maintainers and their CI hold it to (docs/gate.md,
-# stage 6): a patch x check table in LOGDIR/checks.md.  PATCHES=N[-M]: those
-# rows only; CHECK_LIGHT=1: no x86_64 builds, KUnit at the last patch only.
-# Last line: "N passed, N failed, 0 skipped" (KUnit cases and green cells, red cells).
+# patchcheck.sh TREE BASE SERIES LOGDIR - each patch against what maintainers' CI
+# checks, a table in LOGDIR/checks.md (docs/gate.md, "per-patch checks").
 set -uo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -24,15 +21,7 @@ mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
 tip=$(git -C "$wt" rev-parse HEAD)
 branch=$(git -C "$wt" symbolic-ref -q --short HEAD || echo "$tip")
 
-first=1 last=${#pfiles[@]}
-if [ -n "${PATCHES:-}" ]; then
-	[[ $PATCHES =~ ^([1-9][0-9]*)(-([1-9][0-9]*))?$ ]] ||
-		die "PATCHES=$PATCHES: give a patch number or a range N-M (1-$last)"
-	first=${BASH_REMATCH[1]}
-	last=${BASH_REMATCH[3]:-$first}
-	{ [ "$first" -ge 1 ] && [ "$first" -le "$last" ] && [ "$last" -le "${#pfiles[@]}" ]; } ||
-		die "PATCHES=$PATCHES: $(basename "$series") has patches 1-${#pfiles[@]}"
-fi
+read -r first last < <(patch_range "${#pfiles[@]}" "$(basename "$series")") || exit 1
 in_range() { [ "$1" -ge "$first" ] && [ "$1" -le "$last" ]; }
 
 # the builds (process groups of their own) stopped before the branch is back

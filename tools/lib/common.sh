@@ -38,6 +38,17 @@ check_settings() {
 		die "BLKTESTS_BOOT_LIMIT=$BLKTESTS_BOOT_LIMIT is not a number of seconds from 5 to 999999"
 }
 
+# patch_range N NAME: "FIRST LAST" of PATCHES=N[-M] (all when unset) in series NAME of N patches
+patch_range() {
+	local f=1 l=$1
+	if [ -n "${PATCHES:-}" ]; then
+		{ [[ $PATCHES =~ ^([1-9][0-9]*)(-([1-9][0-9]*))?$ ]] && f=${BASH_REMATCH[1]} l=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}} &&
+			[ "$f" -le "$l" ] && [ "$l" -le "$1" ]; } ||
+			die "PATCHES=$PATCHES: give a patch number or a range N-M within 1-$1 ($2)"
+	fi
+	echo "$f $l"
+}
+
 # The series file for BASE: series (mainline) or series-<LTS> (lts, its own patches in patches/<LTS>/).
 bsk_series() {
 	case ${BASE:-mainline} in
