@@ -1,14 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# kunit.sh [TREE] - the series' KUnit suites (TREE's block/tests/.kunitconfig,
-# plus kunit/$ARCH.kunitconfig) with kunit.py, in TREE (default: the applied
-# worktree).  Settings: docs/reference.md.
-#   ARCH=x86_64|i386|arm64|um  KUNIT_TOPOLOGY=name (kunit/matrix)  KUNIT_FILTER=glob
-#   KUNIT_DEBUG=1|rt (a splat in the log fails too)  KUNIT_COVERAGE=1 (um, gcov)
-#   KUNIT_BUILD_ONLY=1  KUNIT_KERNEL=dir (x86_64: boot a built kernel)  KUNIT_OUT=dir
-#   BSK_KVM=1 (else TCG only: KVM hangs guests without nested virtualization)
-# Build dirs persist in the cache; kunit.log, ktap.log and results.json go to
-# a run directory.  Last line: "N passed, N failed, N skipped".
+# kunit.sh [TREE] - 'make kunit': kunit.py on TREE's block/tests/.kunitconfig
+# (default TREE: the applied worktree); settings in docs/reference.md.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
