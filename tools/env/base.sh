@@ -85,25 +85,31 @@ fix_gitignore() {
 	sed -i -e '\#^/\*$#d' -e '\#^!/debian/$#d' "$f"
 }
 
+# unpack PKG VER TMP [SHA256]: Debian's linux-source PKG=VER unpacked to TMP/linux
+unpack() {
+	local tarball
+	info "downloading $1 $2 (signature checked against $KEYRING)"
+	(cd "$3" && apt-get -q "${APT_OPTS[@]}" download "$1=$2" >/dev/null) ||
+		die "apt-get download $1=$2 failed (see $APT_DIR/update.log)"
+	dpkg-deb -x "$3"/*.deb "$3/deb"
+	tarball=$(find "$3/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
+	[ -n "$tarball" ] || die "$1 $2 has no linux-source tarball in /usr/src"
+	[ -z "${4:-}" ] || [ "$(sha256sum <"$tarball" | cut -d' ' -f1)" = "$4" ] ||
+		die "$1 $2: $(basename "$tarball") does not have the sha256 $(basename "$(bsk_series)") pins"
+	mkdir "$3/linux"
+	info "extracting $(basename "$tarball")"
+	tar -xf "$tarball" -C "$3/linux" --strip-components=1
+	rm -rf "$3/deb" "$3"/*.deb
+}
+
 extract() {
-	local pkg=$1 ver=$2 sum=$3 tmp tarball kv dest
+	local pkg=$1 ver=$2 tmp kv dest
 	need_space 4096 "$SRC_DIR"
 	mkdir -p "$SRC_DIR"
 	tmp=$(mktemp -d "$SRC_DIR/.fetch.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
-	info "downloading $pkg $ver (signature checked against $KEYRING)"
-	(cd "$tmp" && apt-get -q "${APT_OPTS[@]}" download "$pkg=$ver" >/dev/null) ||
-		die "apt-get download $pkg=$ver failed (see $APT_DIR/update.log)"
-	dpkg-deb -x "$tmp"/*.deb "$tmp/deb"
-	tarball=$(find "$tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
-	[ -n "$tarball" ] || die "$pkg $ver has no linux-source tarball in /usr/src"
-	[ "$(sha256sum <"$tarball" | cut -d' ' -f1)" = "$sum" ] ||
-		die "$pkg $ver: $(basename "$tarball") does not have the sha256 $(basename "$(bsk_series)") pins"
-	mkdir "$tmp/linux"
-	info "extracting $(basename "$tarball")"
-	tar -xf "$tarball" -C "$tmp/linux" --strip-components=1
-	rm -rf "$tmp/deb" "$tmp"/*.deb
+	unpack "$pkg" "$ver" "$tmp" "$3"
 	kv=$(make -s -C "$tmp/linux" kernelversion 2>/dev/null ||
 		awk -F' *= *' '/^VERSION/{v=$2} /^PATCHLEVEL/{p=$2} /^SUBLEVEL/{s=$2} END{print v "." p "." s}' "$tmp/linux/Makefile")
 	fix_gitignore "$tmp/linux"

@@ -15,11 +15,8 @@ new=$("$BSK_TOP/tools/env/base.sh" --newest "$BASE" 2>/dev/null) ||
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 apt_opts
-(cd "$tmp" && apt-get -q "${APT_OPTS[@]}" download "${new/ /=}" >/dev/null 2>&1) ||
-	die "apt-get download ${new/ /=} failed"
-dpkg-deb -x "$tmp"/*.deb "$tmp/deb"
-mkdir "$tmp/linux"
-tar -xf "$tmp"/deb/usr/src/linux-source-*.tar.* -C "$tmp/linux" --strip-components=1
+info() { :; } # one line: only the verdict, or an error
+unpack "${new% *}" "${new#* }" "$tmp"
 while read -r p; do
 	if ! patch -d "$tmp/linux" -p1 -s -N --fuzz=0 <"$BSK_TOP/patches/$p" >/dev/null 2>&1; then
 		echo "the series does not apply to Debian's newest $new ($p); the base stays pinned at $pkg $ver"
