@@ -192,7 +192,7 @@ PATCH
 
 @test "blktests.awk: counts a recorded run as blktests printed it" {
 	f=$FIX/nvme-7.3.4.txt
-	run awk -v names=base -v what=counts -f "$AWK" "$f"
+	run gawk -v names=base -v what=counts -f "$AWK" "$f"
 	[ "$status" -eq 0 ]
 	p=$(grep -cE '\[passed\]$' "$f")
 	x=$(grep -cE '\[failed\]$' "$f")
@@ -202,7 +202,7 @@ PATCH
 }
 
 @test "blktests.awk: the reasons are blktests' lines, the changed lines of a failure's diff" {
-	run awk -v names="base series" -v what=table -f "$AWK" "$FIX/nvme-7.3.4.txt" "$FIX/nvme-7.3.4.txt"
+	run gawk -v names="base series" -v what=table -f "$AWK" "$FIX/nvme-7.3.4.txt" "$FIX/nvme-7.3.4.txt"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"| block/041 => nvme0n1 | io_uring read with PI metadata buffer on block device | not run | not run | fio version is older than 3.40.0 |"* ]]
 	[[ "$output" == *"| block/024 | do I/O faster than a jiffy and check iostats times | failed | failed | -write 3 s; +write 4 s |"* ]]
@@ -212,24 +212,24 @@ PATCH
 }
 
 @test "blktests.awk: a test passed on base and failed on series is named; the same run twice names none" {
-	run awk -v names="base series" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$FIX/nvme-7.3.4.txt"
+	run gawk -v names="base series" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$FIX/nvme-7.3.4.txt"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	# block/047 as a failure on the series, the way check prints one
 	sed '/^block\/047 .*\[passed\]$/{s/\[passed\]$/[failed]/;a\
     exited with status 1
 }' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
-	run awk -v names="base series" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
+	run gawk -v names="base series" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
 	[ "$status" -eq 0 ]
 	[ "$output" = "block/047: passed -> failed (exited with status 1)" ]
 }
 
 @test "blktests.awk: a run cut off is said to be, and the tests after it are absent" {
 	exp=$(printf 'block/%03d ' 1 2 3 4 5 6 7 8 9 10 11 12)
-	run awk -v names=base -v expect="$exp" -v what=counts -f "$AWK" "$FIX/virtio-blk-cut-off.txt"
+	run gawk -v names=base -v expect="$exp" -v what=counts -f "$AWK" "$FIX/virtio-blk-cut-off.txt"
 	[ "$status" -eq 0 ]
 	[ "$output" = "base passed 10 failed 0 notrun 0 absent 2 finished 0" ]
-	run awk -v names=base -v expect="$exp" -v what=table -f "$AWK" "$FIX/virtio-blk-cut-off.txt"
+	run gawk -v names=base -v expect="$exp" -v what=table -f "$AWK" "$FIX/virtio-blk-cut-off.txt"
 	# one kernel: one column
 	[[ "$output" == *"| block/011 |  | absent |  |"* ]]
 	[[ "$output" == *'base: 10 passed, 0 failed, 0 not run, 2 absent (cut off: no "blktests: exit" line)'* ]]
@@ -238,11 +238,11 @@ PATCH
 @test "blktests.awk: a test passed on base and absent or skipped on series is named too" {
 	grep -v '^block/047 ' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
 	exp=$(printf 'block/%03d ' 45 46 47)
-	run awk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
+	run gawk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
 	[ "$status" -eq 0 ]
 	[ "$output" = "block/047: passed -> absent ()" ]
 	sed 's/^\(block\/046 .*\)\[passed\]$/\1[not run]/' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
-	run awk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
+	run gawk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
 	[ "$output" = "block/046: passed -> not run ()" ]
 }
 

@@ -1,14 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# blktests.sh [base|series|rfc|tip...] - 'make blktests': blktests on the
-# base and the series kernel (default both), each in a virtme-ng guest
-# (guest side: tools/vm/blktests.sh) with NVMe scratch disks as TEST_DEVS.
-#   BLKTESTS=dir  BLKTESTS_TESTS="block"  BLKTESTS_TIMEOUT=10
-#   BLKTESTS_OUT=dir  BLKTESTS_BOOT_LIMIT=600
-# Writes <kernel>.txt, <kernel>-dmesg.txt and summary.md (tools/lib/
-# blktests.awk); the series passes when no test that passes on the base
-# fails, skips or is absent on it.  Last line: "N passed, N failed, N
-# skipped".  docs/blktests.md.
+# blktests.sh [base|series|rfc|tip...] - 'make blktests': blktests on each kernel (default base
+# and series) in a virtme-ng guest, compared in summary.md (tools/lib/blktests.awk); docs/blktests.md.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
@@ -18,20 +11,16 @@ kernels=("$@")
 for k in "${kernels[@]}"; do
 	case $k in base|series|rfc|tip) ;; *) die "usage: blktests.sh [base|series|rfc|tip...] (not '$k')" ;; esac
 done
-src=${BLKTESTS:-}
-if [ -z "$src" ]; then
-	src=$(cd "$BSK_TOP/.." && pwd)/shared/blktests
-	[ -d "$src" ] ||
-		die "no blktests: git clone https://github.com/linux-blktests/blktests and run 'make blktests BLKTESTS=/path/to/blktests'"
-fi
+src=${BLKTESTS:-$(cd "$BSK_TOP/.." && pwd)/shared/blktests}
+[ -n "${BLKTESTS:-}" ] || [ -d "$src" ] ||
+	die "no blktests: git clone https://github.com/linux-blktests/blktests and run 'make blktests BLKTESTS=/path/to/blktests'"
 { [ -x "$src/check" ] && [ -d "$src/tests/block" ]; } ||
 	die "BLKTESTS=$src is not a blktests tree (no check script and tests/block there)"
 src=$(cd "$src" && pwd)
 timeout=${BLKTESTS_TIMEOUT:-10} boot_limit=${BLKTESTS_BOOT_LIMIT:-600} # check_settings (lib/vm.sh) checked them
 read -r -a tests <<<"${BLKTESTS_TESTS:-block}"
 [ ${#tests[@]} -gt 0 ] || die "BLKTESTS_TESTS is empty"
-bc=$BSK_CACHE/blktests
-bt=$bc/tree
+bc=$BSK_CACHE/blktests bt=$bc/tree
 "$BSK_TOP/tools/env/blktests-tree.sh" "$src" "$bt"
 zoned=0
 for t in "${tests[@]}"; do
@@ -63,8 +52,7 @@ make -s -C "$wt" O="$bc/hdr" ARCH=x86_64 INSTALL_HDR_PATH="$bc/uapi" headers_ins
 	die "headers_install of the base failed (see $bc/build.log)"
 make -C "$bt" -j"$(nproc)" SHELL=/bin/bash CFLAGS="-I$bc/uapi/include" >>"$bc/build.log" 2>&1 ||
 	die "blktests does not build (see $bc/build.log)"
-skipped=$(grep -h '^Skip ' "$bc/build.log" || true)
-[ -z "$skipped" ] || info "blktests built without some helpers: $skipped"
+if skipped=$(grep -h '^Skip ' "$bc/build.log"); then info "blktests built without some helpers: $skipped"; fi
 stage_end
 
 for k in "${kernels[@]}"; do
@@ -72,18 +60,14 @@ for k in "${kernels[@]}"; do
 	stage "blktests ${tests[*]} on the $k kernel"
 	rm -f "$out/$k.txt" "$out/$k-dmesg.txt" "$out/$k-console-verbose.log"
 	rm -rf "$bt/results"
-	disk=$bc/disk-$k.img
-	mdisk=$bc/disk-$k-md.img
-	rm -f "$disk" "$mdisk"
+	disk=$bc/disk-$k.img mdisk=$bc/disk-$k-md.img zdisk=$bc/disk-$k-zns.img
+	rm -f "$disk" "$mdisk" "$zdisk"
 	truncate -s 2G "$disk"
 	truncate -s 1G "$mdisk"
-	# the second disk: 8 bytes of metadata per block holding type 1 PI
-	# (block/041, block/043), on a controller of its own
+	# the second disk: type 1 PI in 8 bytes of metadata per block (block/041, block/043)
 	md_opts="-drive file=$mdisk,if=none,id=scratchmd,format=raw -device pcie-root-port,id=rp1,chassis=2,slot=2"
 	md_opts+=" -device nvme,id=nvmemd,serial=blktests-md,bus=rp1 -device nvme-ns,drive=scratchmd,bus=nvmemd,ms=8,mset=0,pi=1"
 	# the zoned disk, for zbd: every zone sequential-write-required
-	zdisk=$bc/disk-$k-zns.img
-	rm -f "$zdisk"
 	if [ "$zoned" = 1 ]; then
 		truncate -s 1G "$zdisk"
 		md_opts+=" -drive file=$zdisk,if=none,id=scratchzns,format=raw -device pcie-root-port,id=rp2,chassis=3,slot=3"
@@ -91,9 +75,7 @@ for k in "${kernels[@]}"; do
 	fi
 	# twice at most: a guest that has not started its script within $boot_limit s
 	# is killed by the watchdog (by pid file, leaving a mark) and booted again, verbose
-	pidf=$bc/qemu-$k.pid
-	mark=$bc/watchdog-$k
-	log=
+	pidf=$bc/qemu-$k.pid mark=$bc/watchdog-$k
 	for verbose in "" --verbose; do
 		rm -f "$pidf" "$mark" "$out/$k.txt"
 		(
@@ -112,8 +94,7 @@ for k in "${kernels[@]}"; do
 			--cpus 4 --memory 2G $verbose --rwdir "$out" --rwdir "$bt" -r "$kimg" --append "kunit.enable=0" \
 			--qemu-opts="-pidfile $pidf -drive file=$disk,if=none,id=scratch,format=raw -device pcie-root-port,id=rp0,chassis=1,slot=1 -device nvme,serial=blktests,drive=scratch,bus=rp0 $md_opts" \
 			--exec "SCRATCH='$scratch' tools/vm/blktests.sh $bt $out $k $timeout $fio ${tests[*]}; reboot -f"
-		kill "$watchdog" 2>/dev/null || true
-		wait "$watchdog" 2>/dev/null || true
+		{ kill "$watchdog"; wait "$watchdog"; } 2>/dev/null || true
 		trap - EXIT
 		[ -e "$mark" ] || [ ! -s "$log" ] || break
 		[ -n "$verbose" ] && break
@@ -130,19 +111,17 @@ for k in "${kernels[@]}"; do
 		result "$k: the scratch disks $scratch found (see the first line of $out/$k.txt)" 1
 done
 
-expect=()
-for t in "${tests[@]}"; do
-	if [ -d "$bt/tests/$t" ]; then
-		for f in "$bt/tests/$t"/[0-9][0-9][0-9]; do expect+=("$t/${f##*/}"); done
-	else
-		expect+=("$t")
-	fi
-done
+# the tests asked for, a group's one by one
+expect=$(cd "$bt/tests" && for t in "${tests[@]}"; do if [ -d "$t" ]; then echo "$t"/[0-9][0-9][0-9]; else echo "$t"; fi; done)
 have=()
 for k in base series rfc tip; do [ ! -f "$out/$k.txt" ] || have+=("$k"); done
 [ ${#have[@]} -gt 0 ] || die "no blktests output in $out"
-files=()
-for k in "${have[@]}"; do files+=("$out/$k.txt"); done
+# report WHAT KERNEL...: blktests.awk's WHAT of those kernels' outputs
+report() {
+	local what=$1
+	shift
+	(cd "$out" && gawk -v what="$what" -v names="$*" -v expect="$expect" -f "$BSK_TOP/tools/lib/blktests.awk" "${@/%/.txt}")
+}
 {
 	echo "# blktests: ${have[*]}"
 	echo
@@ -153,14 +132,14 @@ for k in "${have[@]}"; do files+=("$out/$k.txt"); done
 	echo "Raw output: $(printf '%s.txt ' "${have[@]}")and the kernels' logs beside it. A reason cell holds the"
 	echo "first lines blktests prints under the test (for a failure: the changed lines of its output)."
 	echo
-	awk -v names="${have[*]}" -v expect="${expect[*]}" -v what=table -f "$BSK_TOP/tools/lib/blktests.awk" "${files[@]}"
+	report table "${have[@]}"
 } >"$out/summary.md"
 while read -r k _ p _ f _ n _ a _ fin; do
 	info "$k: $p passed, $f failed, $n not run, $a absent$([ "$fin" = 1 ] || echo ', cut off')"
-done < <(awk -v names="${have[*]}" -v expect="${expect[*]}" -v what=counts -f "$BSK_TOP/tools/lib/blktests.awk" "${files[@]}")
+done < <(report counts "${have[@]}")
 for k in "${have[@]:1}"; do
 	[ "${have[0]}" = base ] || break
-	new=$(awk -v names="base $k" -v expect="${expect[*]}" -v what=new -f "$BSK_TOP/tools/lib/blktests.awk" "$out/base.txt" "$out/$k.txt")
+	new=$(report new base "$k")
 	[ -z "$new" ] || printf '%s\n' "$new" >&2
 	result "$k: no test that passes on the base fails, skips or is missing on the $k kernel ($(grep -c . <<<"$new" || true) do)" \
 		"$([ -z "$new" ]; echo $?)"

@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bootloop.sh base|series [N] - boot the debug guest kernel of 'make
-# stress' N times (default 50), each straight to dmesg and a power-off,
-# and count the boots with a splat.
-#   BOOT_INIT=busybox|virtme  BOOT_LOAD=2  BOOT_STOP=1
-# Last line: "N passed, N failed, N skipped".  docs/stress.md.
+# bootloop.sh base|series [N] - boot the debug guest kernel N times (50) to dmesg
+# and count the boots with a splat; BOOT_INIT BOOT_LOAD BOOT_STOP: docs/stress.md.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
@@ -52,26 +49,19 @@ boot() {
 	fi
 }
 
-pids=()
-i=0
-splats=0
-stopped=
+i=0 splats=0 note=
 finish() {
-	local p
-	# each load QEMU is a session of its own, vng's QEMU with it
-	for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	[ -n "$stopped" ] || printf '%s: %d boots, %d with a splat, %d other QEMUs beside, BOOT_INIT=%s, %s%s\n' \
-		"$k" "$((i > n ? n : i))" "$splats" "$load" "$init" "$(date -u +%F)" "${1:-}" >>"$runs/summary.txt"
-	stopped=1
+	bg_stop || true
+	printf '%s: %d boots, %d with a splat, %d other QEMUs beside, BOOT_INIT=%s, %s%s\n' \
+		"$k" "$((i > n ? n : i))" "$splats" "$load" "$init" "$(date -u +%F)" "$note" >>"$runs/summary.txt"
 }
 trap finish EXIT
-trap 'i=$((i - 1)); finish " (interrupted)"; exit 130' INT TERM
+trap 'i=$((i - 1)) note=" (interrupted)"; exit 130' INT TERM
 for ((j = 1; j <= load; j++)); do
-	# (setsid: killing vng alone leaves its QEMU running)
+	# a session of its own: killing vng alone leaves its QEMU running
 	(cd "$BSK_TOP" && exec setsid "$vng" --disable-kvm --cpus 2 --memory 1G -r "$kimg" \
 		--append "kunit.enable=0" --exec 'while :; do :; done') >/dev/null 2>&1 &
-	pids+=($!)
+	BSK_BG+=($!)
 done
 
 stage "$n boots of the $k debug kernel (BOOT_INIT=$init), $load other QEMUs beside"
@@ -81,11 +71,9 @@ for ((i = 1; i <= n; i++)); do
 	if ! grep -q 'Linux version' "$log" ||
 		{ [ "$init" = busybox ] && ! grep -q 'reboot: Power down' "$log"; }; then
 		result "$k boot $i: the guest booted and printed its log (see $log)" 1
-		continue
-	fi
-	if grep -qE -f "$BSK_TOP/tools/lib/splat-patterns" "$log"; then
+	elif splat=$(grep -m1 -E -f "$BSK_TOP/tools/lib/splat-patterns" "$log"); then
 		splats=$((splats + 1))
-		result "$k boot $i: no splat ($(grep -m1 -E -f "$BSK_TOP/tools/lib/splat-patterns" "$log"))" 1
+		result "$k boot $i: no splat ($splat)" 1
 		[ "${BOOT_STOP:-0}" = 0 ] || break
 	else
 		rm -f "$log"
@@ -93,5 +81,4 @@ for ((i = 1; i <= n; i++)); do
 	fi
 done
 stage_end
-finish ""
 results_end

@@ -6,7 +6,5 @@ set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-json=${1:-}
-top=${2:-$BSK_TOP}
-[ -f "$json" ] || die "usage: counts.sh RESULTS.json [TOP] (no file '$json')"
-exec python3 "$BSK_TOP/tools/lib/counts.py" "$json" "$top" "$BSK_LTS_SERIES"
+[ -f "${1:-}" ] || die "usage: counts.sh RESULTS.json [TOP] (no file '${1:-}')"
+exec python3 "$BSK_TOP/tools/lib/counts.py" "$1" "${2:-$BSK_TOP}" "$BSK_LTS_SERIES"

@@ -1,27 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # counts.py RESULTS.json TOP LTS_SERIES - tools/gate/counts.sh's checker
 # (docs/gate.md, "Figures and their sources").
-import glob, gzip, os, re, sys
+import functools, glob, gzip, os, re, sys
+from collections import Counter
 from decimal import Decimal, ROUND_HALF_UP
 from kunit_results import counts, leaves
 
 run_json, top, lts = sys.argv[1:4]
-bad = 0
+said = Counter()
 
 
 def out(kind, where, fig, why):
-    global bad
-    bad += kind == "WRONG"
+    said[kind] += 1
     print(f"{kind:9} {where}: {fig} ({why})")
 
 
-def tally(path):  # {suite: cases, "": {status: n}} of a kunit.py --json run
+def tally(path):  # the counts of a kunit.py --json run, and its cases per suite
     if not path:
         return None
     ls = leaves(path)
-    p, f, s = counts(ls)
-    return {"cases": len(ls), "passed": p, "failed": f, "skipped": s,
-            "suites": {k: sum(n[0] == k for n, _ in ls) for k in dict.fromkeys(n[0] for n, _ in ls)}}
+    return dict(zip(("passed", "failed", "skipped"), counts(ls)), cases=len(ls), suites=Counter(n[0] for n, _ in ls))
 
 
 # The runs a sentence can speak of: the first whose words it has.
@@ -38,19 +36,19 @@ if not runs[-1][2]["cases"]:
     sys.exit(f"counts.sh: error: {run_json} holds no case")
 
 
+def read(f):
+    return open(f).read() if os.path.isfile(f) else ""
+
+
 def lines(f):
-    return [x for x in open(f).read().splitlines() if not x.startswith("#")
-            and x.strip()] if os.path.isfile(f) else []
+    return [x for x in read(f).splitlines() if not x.startswith("#") and x.strip()]
 
 
-def mutants(base, name=None):
+def mutants(base):  # for the LTS, <version>/X.tsv replaces X.tsv
     n = 0
-    for f in sorted(glob.glob(f"{top}/kunit/mutations/*.tsv")):
-        b = os.path.basename(f)
-        if base == "lts" and os.path.isfile(f"{top}/kunit/mutations/{lts}/{b}"):
-            f = f"{top}/kunit/mutations/{lts}/{b}"
-        if name in (None, b):
-            n += len(lines(f))
+    for f in glob.glob(f"{top}/kunit/mutations/*.tsv"):
+        g = f"{top}/kunit/mutations/{lts}/{os.path.basename(f)}"
+        n += len(lines(g if base == "lts" and os.path.isfile(g) else f))
     return n
 
 
@@ -69,31 +67,29 @@ PATH = re.compile(r"[\w.][\w.+-]*(?:/[\w.+-]*)+|`series`|\bseries-[\d.]+\b|\b[\w
 
 def sources(text, f):
     """The files and directories of the tree that TEXT names."""
-    found = []
+    found = {}
     for m in PATH.finditer(text):
         p = m.group(0).strip("`").rstrip(".,:;)")
         for d in ["", os.path.dirname(f)] + [os.path.dirname(x) if os.path.isfile(f"{top}/{x}") else x for x in found]:
             q = os.path.normpath(os.path.join(d, p))
-            if os.path.exists(f"{top}/{q}") and q != f and q != "." and not q.startswith(".."):
-                if q not in found:
-                    found.append(q)
+            if os.path.exists(f"{top}/{q}") and q not in (f, ".") and not q.startswith(".."):
+                found[q] = None
                 break
-    return found
+    return list(found)
 
 
-def body(paths, f):  # the text of those files but F, commas out of numbers
-    t = []
-    for p in paths:
-        fs = [p] if os.path.isfile(f"{top}/{p}") else sorted(glob.glob(f"{top}/{p}/**", recursive=True))
-        for x in fs:
-            x = f"{top}/{x}" if x == p else x
-            if os.path.isfile(x) and x != f"{top}/{f}" and not re.search(r"\.(png|xz)$", x):
-                with (gzip.open if x.endswith(".gz") else open)(x, "rt", errors="replace") as h:
-                    t.append(h.read(4 << 20))
-    have = set()
-    for x in re.findall(r"\d+(?:\.\d+)?", re.sub(r"(?<=\d),(?=\d{3})", "", "\n".join(t))):
-        have.update(str(Decimal(x).quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)) for d in range(5))
-    return have
+@functools.cache
+def numbers(x):  # those of file X, commas out, each rounded to 0-4 places
+    with (gzip.open if x.endswith(".gz") else open)(x, "rt", errors="replace") as h:
+        t = re.sub(r"(?<=\d),(?=\d{3})", "", h.read(4 << 20))
+    return {str(Decimal(n).quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP))
+            for n in re.findall(r"\d+(?:\.\d+)?", t) for d in range(5)}
+
+
+@functools.cache
+def body(paths, f):  # the numbers of those files and directories but F
+    return set().union(*(numbers(x) for p in paths for x in [f"{top}/{p}"] + glob.glob(f"{top}/{p}/**", recursive=True)
+                         if os.path.isfile(x) and x != f"{top}/{f}" and not x.endswith((".png", ".xz"))))
 
 
 def count(m, rest):  # KIND, N of a COUNT match; REST: its sentence from it on
@@ -110,38 +106,38 @@ def count(m, rest):  # KIND, N of a COUNT match; REST: its sentence from it on
     return ("cases" if not adj and not re.match(r"\S+ (of|to|in)\b", rest) else None), n
 
 
-def check_unit(f, first, unit, ctx):
-    """Every figure of UNIT (lines from FIRST); CTX: the caption, heading
-    and extra text that may name its source."""
+def sourced(where, fig, nums, src, dated, f):  # a figure that must be in SRC
+    if src:
+        miss = [x for x in nums if str(Decimal(x)) not in body(tuple(src), f)]  # or a number that rounds to it
+        out("WRONG" if miss else "ok", where, fig, ("not in " if miss else "in ") + ", ".join(src))
+    elif dated:
+        out("unchecked", where, fig, f"source: {dated.group(0)}")
+    else:
+        out("WRONG", where, fig, "no source named")
+
+
+def check_unit(f, first, unit, ctx):  # CTX: the caption, headings and text that may name its source
     text = "\n".join(unit)
     src = sources(text + "\n" + ctx, f)
     dated = DATED.search(text + "\n" + ctx)
-    have = None
+    sents = re.split(r"(?<=[.;])\s", re.sub(r"^\s*([-*]|\d+\.) ", "", text))
     for i, line in enumerate(unit):
         where = f"{f}:{first + i}"
         spans = []
         for m in COUNT.finditer(line):
-            s = re.split(r"(?<=[.;])\s", re.sub(r"^\s*([-*]|\d+\.) ", "", text))
-            sent = next((x for x in s if m.group(0) in x), line)
-            # the run the sentence names, else the one the unit's first names
-            run = next(r for r in runs if re.search(r[1], sent) or not r[1])
-            run = run if run[1] else next(r for r in runs if re.search(r[1], s[0]) or not r[1])
-            run = run if run[1] else next(r for r in runs if re.search(r[1], ctx) or not r[1])
-            kind, n = count(m, sent[sent.find(m.group(0)):])
+            fig = m.group(0)
+            sent = next((x for x in sents if fig in x), line)
+            # the run the sentence names, else the one the unit's first names, else its context's
+            run = next((r for t in (sent, sents[0], ctx) for r in runs[:-1] if re.search(r[1], t)), runs[-1])
+            kind, n = count(m, sent[sent.find(fig):])
             if kind is None:
                 continue
             spans.append(m.span())
-            fig = m.group(0)
             if dated:
-                if src:
-                    have = have if have is not None else body(src, f)
-                    ok = str(Decimal(n)) in have
-                    out("ok" if ok else "WRONG", where, fig, ("in " if ok else "not in ") + ", ".join(src))
-                else:
-                    out("unchecked", where, fig, f"source: {dated.group(0)}")
+                sourced(where, fig, [n], src, dated, f)
                 continue
             if kind == "mutants":
-                want, what = mutants(run[0] or "mainline"), "the mutation lists"
+                want, what = mutants(run[0]), "the mutation lists"
             elif kind == "patches":
                 # of the LTS series: all its patches, or its own (those that differ)
                 want, what = len(lines(f"{top}/series-{lts}" if run[0] == "lts" else f"{top}/series")), "the series"
@@ -152,36 +148,19 @@ def check_unit(f, first, unit, ctx):
                 continue
             else:
                 want, what = run[2][kind], f"the {run[0] + ' ' if run[0] else ''}run's {kind}"
-            if n == want:
-                out("ok", where, fig, what)
-            else:
-                out("WRONG", where, fig, f"{what}: {want}")
+            out("ok" if n == want else "WRONG", where, fig, what if n == want else f"{what}: {want}")
         # dates, times and URLs are no measurements
         line = re.sub(r"\d{4}-\d\d-\d\d|\d\d:\d\d(:\d\d)?|\S+://\S+", lambda x: "D" * len(x.group(0)), line)
         for m in MEASURED.finditer(line):
-            if any(a <= m.start() < b for a, b in spans) or not measured(m, line) \
-                    or not re.search(r"[1-9]", m.group(0)):
-                continue
             fig = m.group(0)
+            if any(a <= m.start() < b for a, b in spans) or not measured(fig) or not re.search(r"[1-9]", fig):
+                continue
             nums = [x.replace(",", "") for x in re.findall(r"\d[\d,]*(?:\.\d+)?", fig)]
-            if m.group(0).endswith(" x"):
-                nums = nums[:1]
-            if src:
-                have = have if have is not None else body(src, f)
-                miss = [x for x in nums if str(Decimal(x)) not in have]  # or a number that rounds to it
-                out("WRONG" if miss else "ok", where, fig,
-                    ("not in " if miss else "in ") + ", ".join(src))
-            elif dated:
-                out("unchecked", where, fig, f"source: {dated.group(0)}")
-            else:
-                out("WRONG", where, fig, "no source named")
+            sourced(where, fig, nums[:1] if fig.endswith(" x") else nums, src, dated, f)
 
 
-def measured(m, line):
-    """Whether MEASURED's match M is a measurement, not a name or a setting:
-    a unit, "N of M", a ratio (3 decimals or more), an integer of 4 digits
-    or more that is not a year (the 2014 thread)."""
-    fig = m.group(0)
+def measured(fig):
+    """Whether FIG is a measurement: a unit, "N of M", a ratio (3+ decimals), 4+ digits but no year."""
     if not re.fullmatch(r"[\d.,]+", fig) or re.search(r"\.\d{3}", fig):
         return True
     n = fig.replace(",", "")
@@ -189,8 +168,7 @@ def measured(m, line):
 
 
 def units(f, text):
-    """(first line, lines, context) of each paragraph, list item and table
-    row; context: the caption of its table or list and its headings."""
+    """(first line, lines, context: caption and headings) of each paragraph, list item and table row."""
     head, cap, u, first, fence, thead, diff = {}, "", [], 0, False, "", False
     md = f.endswith(".md")
     ls = text.splitlines()
@@ -231,8 +209,7 @@ def units(f, text):
 
 
 # The suites table of docs/reference.md, row by row.
-ref = open(f"{top}/docs/reference.md").read()
-tab = ref.split("## The suites", 1)[-1].split("\n## ", 1)[0]
+tab = read(f"{top}/docs/reference.md").split("## The suites", 1)[-1].split("\n## ", 1)[0]
 main = runs[-1][2]
 for s, n in list(main["suites"].items()) + [("all", main["cases"])]:
     m = re.search(rf"^\| `?{s}`? \|.*\| (\d+) \|$", tab, re.M)
@@ -245,31 +222,27 @@ for s in re.findall(r"^\| `(\w+)` \|", tab, re.M):
 # Mails: a patch's message, above its first "---"; its notes below and its
 # thread's cover letter may name the sources.
 thread = {}
-for sf in [f"{top}/series", f"{top}/series-{lts}", f"{top}/patches/blktests/series"]:
+for sf in (f"{top}/series", f"{top}/series-{lts}"):
     cur = None
-    for l in open(sf).read().splitlines() if os.path.isfile(sf) else []:
+    for l in read(sf).splitlines():
         m = re.match(r"# thread ([\w-]+):", l)
         cur = m.group(1) if m else cur
         if not l.startswith("#") and l.strip():
-            d = os.path.dirname(sf) if "blktests" in sf else f"{top}/patches"  # names relative to patches/
-            thread[os.path.relpath(os.path.join(d, l.strip()), top)] = cur
+            thread[os.path.normpath(f"patches/{l.strip()}")] = cur
 files = ["README.md", "MAINTAINERS-notes"] + sorted(
     os.path.relpath(x, top) for g in ["docs/*.md", "patches/cover-letter-*", "patches/report-*",
                                       "patches/blktests/cover-letter", "results/**/README.md",
                                       "patches/*.patch", "patches/*/*.patch"]
     for x in glob.glob(f"{top}/{g}", recursive=True))
 for f in files:
-    if not os.path.isfile(f"{top}/{f}"):
-        continue
-    text, extra, skip = open(f"{top}/{f}").read(), "", 0
+    text, extra, skip = read(f"{top}/{f}"), "", 0
     if f.endswith(".patch"):
         head, _, notes = text.partition("\n---\n")
         skip = head[:head.find("\n\n")].count("\n") + 2  # the mail's headers
         cl = "patches/blktests/cover-letter" if "blktests/" in f else f"patches/cover-letter-{thread.get(f)}"
-        extra = notes.split("\ndiff --git", 1)[0]
-        extra += "\n" + (open(f"{top}/{cl}").read() if os.path.isfile(f"{top}/{cl}") else "")
+        extra = notes.split("\ndiff --git", 1)[0] + "\n" + read(f"{top}/{cl}")
         text = "\n".join(head.splitlines()[skip:])
     dirs = [f.rsplit("/", 1)[0]] if f.startswith("results/") else []
     for first, u, ctx in units(f, text):
         check_unit(f, first + skip, u, ctx + "\n" + extra + "\n" + "\n".join(dirs))
-sys.exit(1 if bad else 0)
+sys.exit(1 if said["WRONG"] else 0)
