@@ -48,14 +48,17 @@ fi
 
 [ ! -d "$build" ] || find "$build" -name '*.gcda' -delete
 mkdir -p "$BSK_CACHE/runs"
-log=$BSK_CACHE/runs/coverage-kunit.log
-KUNIT_COVERAGE=1 ARCH=um setsid "$BSK_TOP/tools/kunit.sh" "$tree" >"$log" 2>&1 &
+kout=$(run_dir coverage-kunit) # beside the results, not promoted with them
+log=$kout/kunit.sh.log
+KUNIT_COVERAGE=1 ARCH=um KUNIT_OUT=$kout BSK_COUNTS=$kout/counts setsid "$BSK_TOP/tools/kunit.sh" "$tree" >"$log" 2>&1 &
 BSK_BG=($!)
 wait "$!"
 rc=$?
 BSK_BG=()
 restore
-tail -n 1 "$log"
+read -r kp kf ks <"$kout/counts" 2>/dev/null || kp=0 kf=1 ks=0
+suites="$kp passed, $kf failed, $ks skipped"
+info "the suites under UML with gcov: $suites"
 [ "$rc" -eq 0 ] || die "the suites failed under UML with gcov (see $log)"
 [ -n "$(find "$build/block" -name '*.gcda' -print -quit)" ] || die "UML wrote no .gcda file under $build/block: gcov did not dump at exit (see $log)"
 
@@ -75,7 +78,7 @@ sed -i "s#^SF:$tree/#SF:#" "$out/coverage.info"
 	printf '`make coverage` on %s: %s, UML (two CPUs where it has SMP) with gcov, %s, %s; the suites: %s.\n' \
 		"$(date +%Y-%m-%d)" "$(git -C "$tree" describe --tags --always)" \
 		"$(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /')" "$(lcov --version | sed 's/.*: //')" \
-		"$(tail -n 1 "$log")"
+		"$suites"
 	printf 'Data: coverage.info (lcov, the three files). How to read it: docs/arches-coverage.md.\n\n'
 } >"$out/summary.md.new"
 python3 "$BSK_TOP/tools/lib/coverage.py" "$tree" "$out/coverage.info" "$BSK_TOP/kunit/coverage-exceptions" \

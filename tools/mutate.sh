@@ -56,7 +56,7 @@ while IFS=$'\t' read -r desc file expr why; do
 		say BROKEN "$desc (does not build)"
 	else
 		n=$((n + 1))
-		out=$(KUNIT_OUT=$runs/$n "$BSK_TOP/tools/kunit.sh" "$tree" </dev/null 2>&1)
+		KUNIT_OUT=$runs/$n "$BSK_TOP/tools/kunit.sh" "$tree" </dev/null >"$runs/$n.log" 2>&1
 		# kunit.py's own record, not the last line: a failed boot ends "0 passed, 1 failed"
 		counts=
 		[ ! -f "$runs/$n/results.json" ] ||
@@ -65,7 +65,7 @@ while IFS=$'\t' read -r desc file expr why; do
 		if [ "$f" -gt 0 ]; then
 			say killed "$desc ($p passed, $f failed)"
 		elif [ "$p" -eq 0 ]; then
-			say NOREPORT "$desc (no case reported; $(tail -n 1 <<<"$out"))"
+			say NOREPORT "$desc (no case reported; see $runs/$n.log)"
 		elif [[ $why =~ ^(equivalent|open|unreached): ]]; then
 			say "${BASH_REMATCH[1]}" "$desc ($p passed; ${why#"${BASH_REMATCH[1]}: "})"
 		else
