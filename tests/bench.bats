@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# bench.sh, s3-trace.sh, stress.sh, bootloop.sh and vmkernel.sh: bad input gets one error line before anything
+# bench.sh, s3-trace.sh, stress.sh and vmkernel.sh: bad input gets one error line before anything
 # is fetched or built; and how bench.sh reads its figures (tools/lib/bench.sh), on the committed run.
 
 load helper
@@ -134,20 +134,4 @@ setup() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == "s3-trace.sh: error: TRACE_OUT=$BATS_TEST_TMPDIR/out is not empty; remove it or choose another" ]]
 	[ "$(cat "$BATS_TEST_TMPDIR/out/notes")" = mine ]
-}
-
-@test "bootloop: unknown kernel, bad N, BOOT_LOAD and BOOT_INIT, one error line each, nothing written" {
-	run "$TOP/tools/bootloop.sh" tip
-	[ "$status" -eq 1 ]
-	[ "$output" = "bootloop.sh: error: usage: bootloop.sh base|series [N]" ]
-	run "$TOP/tools/bootloop.sh" series 0
-	[ "$status" -eq 1 ]
-	[ "$output" = "bootloop.sh: error: N=0 is not a positive number of boots" ]
-	BOOT_LOAD=x run "$TOP/tools/bootloop.sh" base 3
-	[ "$status" -eq 1 ]
-	[ "$output" = "bootloop.sh: error: BOOT_LOAD=x is not a number of QEMUs" ]
-	BOOT_INIT=systemd run "$TOP/tools/bootloop.sh" base 3
-	[ "$status" -eq 1 ]
-	[ "$output" = "bootloop.sh: error: BOOT_INIT=systemd: virtme or busybox" ]
-	[ ! -e "$BSK_CACHE/bootloop" ]
 }
