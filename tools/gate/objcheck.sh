@@ -1,26 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# objcheck.sh bloat|nfc TREE A B - the x86_64 objects of the .c files A..B changes, built at
-# A and B of the clean worktree TREE.  bloat: B may not grow; nfc: the same code on each of
-# NFC_CONFIGS (tiny bench distro) under each NFC_KUNIT (off m y).  docs/gate.md.
+# objcheck.sh TREE A B - the x86_64 objects of the .c files A..B changes, built at A and B
+# of the clean worktree TREE: the same code on each of NFC_CONFIGS (tiny bench distro) under
+# each NFC_KUNIT (off m y).  docs/gate.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 # shellcheck source=../lib/kbuild.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/kbuild.sh"
 
-mode=${1:-} tree=${2:-}
-{ [[ $mode =~ ^(bloat|nfc)$ ]] && [ -d "$tree" ] && [ -n "${4:-}" ]; } || die "usage: objcheck.sh bloat|nfc TREE A B"
+tree=${1:-}
+{ [ -d "$tree" ] && [ -n "${3:-}" ]; } || die "usage: objcheck.sh TREE A B"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] || die "$tree has uncommitted changes"
-a=$(git -C "$tree" rev-parse -q --verify "$3^{commit}") || die "not a commit in $tree: $3"
-b=$(git -C "$tree" rev-parse -q --verify "$4^{commit}") || die "not a commit in $tree: $4"
-configs=tiny kunits=off
-if [ "$mode" = nfc ]; then
-	configs=${NFC_CONFIGS:-tiny bench distro}
-	kunits=${NFC_KUNIT:-off}
-	for k in $kunits; do [[ $k =~ ^(off|m|y)$ ]] || die "NFC_KUNIT: no KUnit setting '$k' (off, m, y)"; done
-	for k in $configs; do [[ $k =~ ^(tiny|bench|distro)$ ]] || die "NFC_CONFIGS: no config '$k' (tiny, bench, distro)"; done
-fi
+a=$(git -C "$tree" rev-parse -q --verify "$2^{commit}") || die "not a commit in $tree: $2"
+b=$(git -C "$tree" rev-parse -q --verify "$3^{commit}") || die "not a commit in $tree: $3"
+configs=${NFC_CONFIGS:-tiny bench distro}
+kunits=${NFC_KUNIT:-off}
+for k in $kunits; do [[ $k =~ ^(off|m|y)$ ]] || die "NFC_KUNIT: no KUnit setting '$k' (off, m, y)"; done
+for k in $configs; do [[ $k =~ ^(tiny|bench|distro)$ ]] || die "NFC_CONFIGS: no config '$k' (tiny, bench, distro)"; done
 
 name=${BSK_BUILD_NAME:-$(basename "$tree")}
 cc=$(kbuild_cc gcc)
@@ -64,7 +61,6 @@ for kunit in $kunits; do
 	for kind in $configs; do
 		label="$kind config" out=$BSK_CACHE/build/$name-x86_64-nfc-$kind
 		[ "$kunit" = off ] || label+=", CONFIG_KUNIT=$kunit" out+=-kunit-$kunit
-		[ "$mode" = nfc ] || out=$BSK_CACHE/build/$name-x86_64-bloat
 		d=$tmp/$kind-$kunit
 		mkdir -p "$out"
 		for side in a b; do
@@ -80,13 +76,6 @@ for kunit in $kunits; do
 		for o in "${objs[@]}"; do
 			if [ ! -f "$d/a/$o" ] || [ ! -f "$d/b/$o" ]; then
 				[ -f "$d/a/$o" ] || [ -f "$d/b/$o" ] && die "$o was built on one side only ($label)"
-				continue
-			fi
-			if [ "$mode" = bloat ]; then
-				printf '$ scripts/bloat-o-meter %s (x86_64, x86_64-block.config, tests off)\n' "$o"
-				"$tree/scripts/bloat-o-meter" "$d/a/$o" "$d/b/$o" | tee "$tmp/bloat"
-				read -r before after < <(sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\).*/\1 \2/p' "$tmp/bloat")
-				[ -z "${before:-}" ] || [ "$after" -le "$before" ] || { echo "$o grew from $before to $after bytes"; rc=1; }
 				continue
 			fi
 			"$tree/scripts/bloat-o-meter" "$d/a/$o" "$d/b/$o" >"$tmp/bloat"

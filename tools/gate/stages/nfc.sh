@@ -8,7 +8,7 @@ run() {
 	for c in "${commits[@]}"; do
 		git -C "$wt" log -1 --format=%B "$c" | grep -qi 'no functional change' || continue
 		subj=$(git -C "$wt" log -1 --format=%s "$c")
-		step tools/gate/objcheck.sh nfc "$wt" "$c^" "$c" >"$L/nfc-$c.log" 2>&1
+		step tools/gate/objcheck.sh "$wt" "$c^" "$c" >"$L/nfc-$c.log" 2>&1
 		rc=$?
 		cat "$L/nfc-$c.log"
 		result "same object code (tiny, bench, distro configs): $subj ($BASE)" "$rc"
@@ -19,7 +19,7 @@ run() {
 	last=${commits[${#commits[@]} - 1 - $(series_rfc_count "$3")]}
 	for c in "${commits[@]}"; do
 		[ -n "$(git -C "$wt" diff-tree --no-commit-id --name-only -r --diff-filter=A "$c" -- block/tests)" ] || continue
-		NFC_CONFIGS="tiny distro" NFC_KUNIT="m y" step tools/gate/objcheck.sh nfc "$wt" "$c^" "$last" \
+		NFC_CONFIGS="tiny distro" NFC_KUNIT="m y" step tools/gate/objcheck.sh "$wt" "$c^" "$last" \
 			>"$L/nfc-tests.log" 2>&1
 		rc=$?
 		cat "$L/nfc-tests.log"
