@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# tools/lib/lore-stub.py, the archive the send check asks: the thread
+# tests/lore-stub.py, the archive the send check asks: the thread
 # b4 prep --manual-reroll asks for, and nothing else.
 
 load helper
@@ -11,7 +11,7 @@ setup() {
 	printf 'From: A <a@example.org>\nMessage-Id: <cover@x>\nSubject: [PATCH 0/1] c\n\nText.\n\nchange-id: 20261205-abc-123\n' >"$D/1-fixes/0.eml"
 	printf 'From: A <a@example.org>\nMessage-Id: <p1@x>\nIn-Reply-To: <cover@x>\nReferences: <cover@x>\nSubject: [PATCH 1/1] p\n\nFrom the start.\n' >"$D/1-fixes/1.eml"
 	PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	python3 "$TOP/tools/lib/lore-stub.py" "$PORT" "$D" 2>"$BATS_TEST_TMPDIR/log" &
+	python3 "$TOP/tests/lore-stub.py" "$PORT" "$D" 2>"$BATS_TEST_TMPDIR/log" &
 	PID=$!
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		rc=0

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# send.sh - 'make send': a b4 dry run that never sends: per "# thread NAME:"
-# of the series its b4 branch, patches from the sender, cover letter with
-# changelog and range-diff, mails in SEND_OUT/<i>-<thread>/; then the
-# reports and the blktests thread.  Prints SEND_OUT.  docs/sending.md.
+# send.sh - 'make send', a b4 dry run that never sends (docs/sending.md): a thread per "# thread NAME:"
+# of the series in SEND_OUT/<i>-<thread>/, then the reports and the blktests thread; prints SEND_OUT.
 #   FROM='Name <addr>'  SEND_OUT=dir  REV=N  BSK_SEND_NAME=name
 set -euo pipefail
 # shellcheck source=lib/common.sh
@@ -26,7 +24,6 @@ case ${email,,} in
 esac
 [ "${BASE:-mainline}" != lts ] ||
 	die "series-$BSK_LTS_SERIES is not sent (MAINTAINERS-notes, \"Stable\"); make send posts the mainline series"
-# b4 0.13 or later, first in PATH for this run
 b4=$("$BSK_TOP/tools/env/b4.sh") || exit 1
 PATH=$(dirname "$b4"):$PATH
 notes=$BSK_TOP/MAINTAINERS-notes
@@ -38,14 +35,11 @@ rev=${REV:-$(sed -n 's/^v\([0-9][0-9]*\) (.*/\1/p' "$notes" 2>/dev/null | sort -
 
 mapfile -t tp < <(series_threads "$series")
 [ "${#tp[@]}" -gt 0 ] || die "$series lists no patch"
-threads=()
-for l in "${tp[@]}"; do
-	t=${l%% *}
-	case " ${threads[*]} " in *" $t "*) ;; *) threads+=("$t") ;; esac
+mapfile -t threads < <(printf '%s\n' "${tp[@]%% *}" | uniq)
+for t in "${threads[@]}"; do
 	[ -f "$BSK_TOP/patches/cover-letter-$t" ] || die "no cover letter for thread $t: patches/cover-letter-$t"
 done
-
-[ "$(printf '%s\n' "${tp[@]%% *}" | uniq | sort | uniq -d)" = "" ] ||
+[ "$(printf '%s\n' "${threads[@]}" | sort | uniq -d)" = "" ] ||
 	die "a thread is in two places of $series (tools/gate/lint-series.sh)"
 
 if [ -n "${SEND_OUT:-}" ] && [ -e "$SEND_OUT" ] && { [ ! -d "$SEND_OUT" ] || [ -n "$(ls -A "$SEND_OUT")" ]; }; then
@@ -75,8 +69,6 @@ export GIT_CONFIG_COUNT=4 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=$name \
 	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=$email \
 	GIT_CONFIG_KEY_2=sendemail.smtpserver GIT_CONFIG_VALUE_2=/bin/false \
 	GIT_CONFIG_KEY_3=commit.gpgsign GIT_CONFIG_VALUE_3=false
-marker='--- b4-submit-tracking ---'
-role="Signed-off-by: $BSK_NAME <$BSK_EMAIL>"
 
 i=0
 for t in "${threads[@]}"; do
@@ -90,15 +82,13 @@ for t in "${threads[@]}"; do
 	rfc=
 	! is_rfc_thread "$t" || rfc=RFC
 
-	# 1. The branch, with the cover commit of the revisions before.
+	# the b4 branch's cover commit holds the revisions before (change-id, sent tags)
 	cover_commit=
 	if git -C "$repo" rev-parse -q --verify "refs/heads/$b4branch" >/dev/null; then
-		cover_commit=$(git -C "$repo" log -1 --format=%H -F --grep="$marker" "$b4branch")
+		cover_commit=$(git -C "$repo" log -1 --format=%H -F --grep='--- b4-submit-tracking ---' "$b4branch")
 	fi
-	if [ -e "$swt" ]; then
-		[ -z "$(git -C "$swt" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
-			die "$swt has uncommitted changes; commit or discard them first"
-	fi
+	[ ! -e "$swt" ] || [ -z "$(git -C "$swt" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+		die "$swt has uncommitted changes; commit or discard them first"
 	if [ -d "$swt" ] && [ "$(git -C "$swt" rev-parse --show-toplevel 2>/dev/null)" -ef "$swt" ] &&
 		[ "$(git -C "$swt" rev-parse --path-format=absolute --git-common-dir)" -ef \
 			"$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir)" ]; then
@@ -126,7 +116,7 @@ for t in "${threads[@]}"; do
 	for c in "${mine[@]}"; do
 		git -C "$swt" cherry-pick "$c" >"$tmp/pick.log" 2>&1 ||
 			die "cherry-pick of $(git -C "$repo" log -1 --format=%s "$c") failed: $(tail -n 1 "$tmp/pick.log")"
-		git -C "$swt" log -1 --format=%B | grep -vxF "$role" |
+		git -C "$swt" log -1 --format=%B | grep -vxF "Signed-off-by: $BSK_NAME <$BSK_EMAIL>" |
 			git -C "$swt" commit -q --amend --no-verify --reset-author --cleanup=whitespace -s -F - ||
 			die "signing $(git -C "$repo" log -1 --format=%s "$c") failed"
 	done
@@ -143,10 +133,10 @@ for t in "${threads[@]}"; do
 		die "b4 prep --set-prefixes $rfc failed in $swt"
 	shown=$(b4 prep --show-info 2>&1) || die "b4 prep --show-info failed in $swt: $(tail -n 1 <<<"$shown")"
 	changeid=$(sed -n 's/^change-id: //p' <<<"$shown")
-	[ -n "$changeid" ] || die "b4 prep --show-info in $swt names no change-id"
 	trev=$(sed -n 's/^revision: //p' <<<"$shown")
-	[[ $trev =~ ^[1-9][0-9]*$ ]] || die "b4 prep --show-info in $swt names no revision"
-	# no prerequisites
+	{ [ -n "$changeid" ] && [[ $trev =~ ^[1-9][0-9]*$ ]]; } ||
+		die "b4 prep --show-info in $swt names no change-id or no revision"
+	# each thread applies to the base alone
 	: >"$tmp/deps"
 	EDITOR="cp $tmp/deps" b4 -q prep --edit-deps >/dev/null 2>&1 ||
 		die "b4 prep --edit-deps failed in $swt"
@@ -182,11 +172,10 @@ for t in "${threads[@]}"; do
 					if (out != "") printf "\nChanges in %s:\n%s", head, out
 				}' "$notes"
 		done
-		prev=$((trev - 1))
-		if [ "$prev" -ge 1 ] && { git rev-parse -q --verify "refs/tags/sent/$changeid-v$prev" ||
-			git rev-parse -q --verify "refs/tags/sent/$b4name-v$prev"; } >/dev/null; then
-			printf '\nRange-diff against v%s:\n' "$prev"
-			b4 prep --compare-to "v$prev" 2>/dev/null | git stripspace || true
+		# b4 finds the last revision's sent/ tag, or fails: no range-diff then
+		if [ "$trev" -gt 1 ] && rd=$(b4 prep --compare-to "v$((trev - 1))" 2>/dev/null); then
+			printf '\nRange-diff against v%s:\n' "$((trev - 1))"
+			git stripspace <<<"$rd"
 		fi
 		if grep -qE '^(To|Cc): ' "$cl"; then
 			echo

@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
 DESCRIPTION="make send test"
-requires() { needs b4; }
+requires() { needs b4 && needs bats; } # one at a time: b4's reason first
+# shellcheck source=../../lib/bats.sh
+. "$BSK_TOP/tools/lib/bats.sh"
 
-run() {
-	step tools/gate/sendcheck.sh >"$4/sendcheck.log" 2>&1
-	result_of_run "$4/sendcheck.log" $? "make send dry run" "$BSK_STAGE_T0"
-	grep -E '^(PASS|FAIL) ' "$4/sendcheck.log"
-}
+# its own bats file: it needs the applied tree and b4, which only this stage has
+run() { bats_stage "make send dry run" "$4/send.tap" step bats --tap "$BSK_TOP/tests/gate/send.bats"; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""lore-stub.py PORT DIR - lore on 127.0.0.1:PORT for sendcheck.sh's b4 prep
+"""lore-stub.py PORT DIR - lore on 127.0.0.1:PORT for tests/gate/send.bats' b4 prep
 --manual-reroll: GET /all/<msgid>/t.mbox.gz is the mail <msgid> of DIR/**/*.eml
 and those whose References name it (read at each request); anything else 404."""
 import email
