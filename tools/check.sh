@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# check.sh - the full gate (docs/gate.md).  Each stage is a file of
-# tools/gate/stages/, sourced in turn: DESCRIPTION, requires (prints why the
-# stage cannot run here, returns non-zero) and run TREE BASE SERIES LOGDIR.
-# This file only orders them, base by base, around the background builds.
+# check.sh - the full gate (docs/gate.md): the stages of tools/gate/stages/ (DESCRIPTION,
+# requires: why not here; run TREE BASE SERIES LOGDIR) in order, around background builds.
 # shellcheck disable=SC2317 # functions for the stage files and the trap
 set -uo pipefail
 # shellcheck source=lib/common.sh

@@ -112,8 +112,7 @@ series_threads() {
 	{ sub(/#.*/, "") } NF { print (t == "" ? "series" : t), $1 }' "$1"
 }
 
-# The number of patches of the RFC threads (rfc, rfc-NAME), which come last
-# and apply to the base alone (kernels "series" stop before them, "rfc" is the base with them).
+# The number of patches of the RFC threads, which come last and apply to the base alone.
 series_rfc_count() {
 	series_threads "$1" | awk '$1 ~ /^rfc(-|$)/ { n++ } END { print n + 0 }'
 }
@@ -144,16 +143,14 @@ stage_end() {
 	printf '==> %s: %ds\n' "$BSK_STAGE" $((SECONDS - BSK_STAGE_T0)) >&2
 }
 
-# splat_lines FILE: a kernel log's lines that report a bug, warning, sanitizer
-# finding, lockdep splat or stall (tools/lib/splat-patterns)
+# splat_lines FILE: a kernel log's reports (bugs, sanitizers, lockdep, stalls: lib/splat-patterns)
 splat_lines() {
 	[ -f "$1" ] || die "no kernel log $1"
 	grep -aE -f "$BSK_TOP/tools/lib/splat-patterns" "$1" || true
 }
 
-# The one result writer: a line per check (PASS, FAIL, SKIP name: reason), then
-# "N passed, N failed, N skipped".  The caller names a file for the counts,
-# BSK_COUNTS=FILE ("P F S"), and reads that, never the log; it is not passed on.
+# The one result writer: PASS, FAIL or SKIP per check, then "N passed, N failed, N skipped",
+# also as "P F S" to the file a caller names in BSK_COUNTS (not passed on): nobody reads logs.
 BSK_COUNTS_FILE=${BSK_COUNTS:-}
 unset BSK_COUNTS
 BSK_PASSED=0
@@ -188,8 +185,7 @@ counts_line() {
 	[ -z "$BSK_COUNTS_FILE" ] || printf '%s %s %s\n' "$1" "$2" "$3" >"$BSK_COUNTS_FILE"
 }
 
-# result_of_run COUNTS LOG RC LABEL START: a tool's run, counted from the
-# COUNTS file it wrote; none, a failed count or RC != 0 is a failure
+# result_of_run COUNTS LOG RC LABEL START: a run, from the COUNTS it wrote; none or RC != 0 fails
 result_of_run() {
 	local p=0 f=1 sk=0
 	[ ! -s "$1" ] || read -r p f sk <"$1"
@@ -219,8 +215,7 @@ results_end() {
 	[ "$BSK_FAILED" -eq 0 ]
 }
 
-# Process groups of the long jobs started with setsid (a background job ignores
-# SIGINT); bg_stop: TERM to each group, then wait.
+# Process groups of long jobs run under setsid (a background job ignores SIGINT): TERM each, wait.
 BSK_BG=()
 bg_stop() {
 	local p

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
 DESCRIPTION="bats tests"
 requires() { needs bats; }
 # shellcheck source=../../lib/bats.sh

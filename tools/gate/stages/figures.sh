@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
 DESCRIPTION="figures and their sources"
 
 last_run() { # DIR: the results.json of the last patch's KUnit run in DIR

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
 DESCRIPTION="per-patch checks"
 
 run() { # patchcheck.sh's table; CHECK_LIGHT=1: no x86_64 builds, KUnit at the last patch

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
 DESCRIPTION="every fix, reverted on top of the series, fails a case"
 
 # blktests_regression SUBJECT: the blktests test that SUBJECT's mail names,

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
 DESCRIPTION="make send test"
 requires() { needs b4 && needs bats; } # one at a time: b4's reason first
 # shellcheck source=../../lib/bats.sh

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2034 # DESCRIPTION: check.sh's
 DESCRIPTION="KUnit under x86_64 SMP"
 
 requires() {
