@@ -54,7 +54,7 @@ setup() {
 # This repository's patches to blktests (patches/blktests/series), and the
 # blktests snapshot beside it that make blktests copies them onto.
 BSERIES=$TOP/patches/blktests/series
-SNAPSHOT=$TOP/../shared/blktests
+SNAPSHOT=${BLKTESTS:-$TOP/../shared/blktests} # make blktests's tree
 
 # added_files SERIES: the files the patches of SERIES create or change.
 added_files() {
@@ -65,7 +65,7 @@ added_files() {
 }
 
 @test "blktests-tree: patches/blktests/series applies to a copy of the snapshot, which is left as it was" {
-	[ -x "$SNAPSHOT/check" ] || skip "no blktests snapshot at $SNAPSHOT"
+	[ -x "$SNAPSHOT/check" ] || skip "no blktests snapshot at $SNAPSHOT (set BLKTESTS=)"
 	[ -s "$BSERIES" ]
 	touch "$BATS_TEST_TMPDIR/stamp"
 	run "$TOP/tools/env/blktests-tree.sh" "$SNAPSHOT" "$BATS_TEST_TMPDIR/tree"
