@@ -29,6 +29,32 @@ setup() {
 	# its tables, one per run with that run's kernels: tests/results.bats
 }
 
+@test "bench: the guest's figures of fio's JSON (tools/vm/fio.jq) are those the committed run recorded" {
+	command -v jq >/dev/null || skip "no jq (deps.sh vm)"
+	R=$TOP/results/bench/raw
+	# FILE (of R/S/base)|FIGURE|SCHEDULER|METRIC, each of run 1 of S's base kernel
+	while IFS='|' read -r f fig sched metric; do
+		echo "row: $f|$fig|$sched|$metric"
+		s=${f%%/*}
+		got=$(sed -n '/^{/,$p' "$R/$s/base/${f#*/}" | jq -L "$TOP/tools/vm" "include \"fio\"; $fig")
+		want=$(awk -F'\t' -v sc="$sched" -v m="$metric" '$3 == sc && $4 == m && $6 == 1 { print $5 }' "$R/$s/base/metrics.tsv")
+		echo "got $got, recorded $want"
+		[ -n "$want" ]
+		awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(d * d <= 1e-18 * b * b) }'
+	done <<-'EOT'
+		S1/bfq-5-1.json|read_mibs|bfq|MiB/s
+		S1/bfq-5-1.json|read_clat_us|bfq|read clat mean (us)
+		S1/mq-deadline-20-1.json|read_mibs|mq-deadline|MiB/s at 20 ms per command
+		S2/bfq-latched-1.json|read_mibs|bfq (latched)|MiB/s
+		S3/bfq-low_latency0-rot-1.json|runtime_s|bfq low_latency=0|seconds (rot)
+		S4/bfq-ll1-1.json|reader_clat_us("99.000000")|bfq low_latency=1|read clat p99 (us)
+		S4/bfq-ll1-1.json|writers_mibs|bfq low_latency=1|write MiB/s
+		S5/none-rq0-1.json|kiops("read")|rq_affinity=0|kIOPS
+		S6/mq-deadline-nr256-nm0-1.json|sys_us_per_write|mq-deadline|sys us/IO (nr_requests=256 nomerges=0)
+		S6/mq-deadline-nr256-nm0-1.json|kiops("write")|mq-deadline|kIOPS (nr_requests=256 nomerges=0)
+	EOT
+}
+
 @test "bench: each kernel has its column and its ratio to the base; a figure a kernel lacks is a dash" {
 	mkdir -p "$BATS_TEST_TMPDIR/raw/S1/base" "$BATS_TEST_TMPDIR/raw/S1/series" "$BATS_TEST_TMPDIR/raw/S2/rfc" \
 		"$BATS_TEST_TMPDIR/raw/S2/base"

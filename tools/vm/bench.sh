@@ -8,8 +8,8 @@ s=$1 kernel=$2 out=$3/$1/$2 runs=$4 rt=$5 rlist=$6
 mkdir -p "$out"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 say() { printf 'bench: %s %s: %s\n' "$s" "$kernel" "$*"; }
-# js FILE FILTER: jq on fio's JSON output (fio may write notices before it)
-js() { sed -n '/^{/,$p' "$1" | jq "$2"; }
+# js FILE FIGURE: a figure of tools/vm/fio.jq from fio's JSON (fio may write notices before it)
+js() { sed -n '/^{/,$p' "$1" | jq -L "$(dirname "$0")" "include \"fio\"; $2"; }
 metric() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$kernel" "$1" "$2" "$3" "$4" >>"$out/metrics.tsv"; }
 sched() { # DEV SCHED
 	echo "$2" >"/sys/block/$1/queue/scheduler"
@@ -85,12 +85,12 @@ S1)
 				c1=$(cpu_stat)
 				sampler_stop
 				if [ "$lat" = 5 ]; then
-					metric "$label" MiB/s "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
+					metric "$label" MiB/s "$(js "$j" read_mibs)" "$r"
 					metric "$label" "commands at the device (mean)" "$(col_mean "$busy")" "$r"
-					metric "$label" "read clat mean (us)" "$(js "$j" '.jobs[0].read.clat_ns.mean / 1000')" "$r"
+					metric "$label" "read clat mean (us)" "$(js "$j" read_clat_us)" "$r"
 					metric "$label" "guest CPU busy %" "$(cpu_busy "$c0" "$c1")" "$r"
 				else
-					metric "$label" "MiB/s at $lat ms per command" "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
+					metric "$label" "MiB/s at $lat ms per command" "$(js "$j" read_mibs)" "$r"
 				fi
 			done
 		done
@@ -133,7 +133,7 @@ S2)
 			echo nop >"$tr/current_tracer"
 			echo 0 >"/sys/block/$dev/trace/enable"
 			metric "bfq ($mode)" "MiB/s" \
-				"$(js "$j" '[.jobs[].read.bw_bytes] | add / 1048576')" "$r"
+				"$(js "$j" read_mibs)" "$r"
 			metric "bfq ($mode)" "idle expirations" "$(grep -c 'expire (0,' "$out/bfq-$mode-$r.expire" || true)" "$r"
 			metric "bfq ($mode)" "expirations" "$(wc -l <"$out/bfq-$mode-$r.expire")" "$r"
 		done
@@ -169,7 +169,7 @@ S3)
 				c0=$(cpu_stat)
 				S3_DIR=$mnt S3_CREATE=0 fio --output-format=json --output="$j" "$job"
 				c1=$(cpu_stat)
-				metric "$label" "seconds ($lat)" "$(js "$j" '[.jobs[].job_runtime] | max / 1000')" "$r"
+				metric "$label" "seconds ($lat)" "$(js "$j" runtime_s)" "$r"
 				metric "$label" "guest CPU busy % ($lat)" "$(cpu_busy "$c0" "$c1")" "$r"
 			done
 		done
@@ -210,7 +210,7 @@ S5)
 				--runtime="$rt" --output-format=json --output="$j"
 			b1=$(row /proc/softirqs BLOCK)
 			c1=$(row /proc/interrupts CAL)
-			metric "rq_affinity=$aff" "kIOPS" "$(js "$j" '.jobs[0].read.iops / 1000')" "$r"
+			metric "rq_affinity=$aff" "kIOPS" "$(js "$j" 'kiops("read")')" "$r"
 			metric "rq_affinity=$aff" "BLOCK softirqs on submitting CPUs %" "$(share "$b0" "$b1")" "$r"
 			metric "rq_affinity=$aff" "CAL IPIs on submitting CPUs %" "$(share "$c0" "$c1")" "$r"
 		done
@@ -239,10 +239,10 @@ S4)
 			metric "bfq low_latency=$ll" "writes in flight (mean)" "$(col_mean "$out/bfq-ll$ll-$r.inflight")" "$r"
 			for p in 50 99 99.9; do
 				metric "bfq low_latency=$ll" "read clat p$p (us)" \
-					"$(js "$j" "[.jobs[] | select(.jobname == \"reader\")][0].read.clat_ns.percentile[\"$(printf '%.6f' "$p")\"] / 1000")" "$r"
+					"$(js "$j" "reader_clat_us(\"$(printf '%.6f' "$p")\")")" "$r"
 			done
 			metric "bfq low_latency=$ll" "write MiB/s" \
-				"$(js "$j" '[.jobs[] | select(.jobname == "writers") | .write.bw_bytes] | add / 1048576')" "$r"
+				"$(js "$j" writers_mibs)" "$r"
 		done
 	done
 	;;
@@ -262,8 +262,8 @@ S6)
 					--norandommap --randrepeat=0 --time_based --ramp_time=2 \
 					--runtime="$rt" --output-format=json --output="$j"
 				metric "mq-deadline" "sys us/IO ($v)" \
-					"$(js "$j" '.jobs[0] | .sys_cpu / 100 * .job_runtime * 1000 / .write.total_ios')" "$r"
-				metric "mq-deadline" "kIOPS ($v)" "$(js "$j" '.jobs[0].write.iops / 1000')" "$r"
+					"$(js "$j" sys_us_per_write)" "$r"
+				metric "mq-deadline" "kIOPS ($v)" "$(js "$j" 'kiops("write")')" "$r"
 			done
 		done
 	done
