@@ -46,8 +46,7 @@ new_cell() { # I CHECK FILE [TEXT]: red with FILE's new warnings, or green
 }
 
 gm=("$wt/scripts/get_maintainer.pl" --nogit --nogit-fallback --nogit-chief-penguins --norolestats)
-# checkpatch's BAD_FIXES_TAG checks nothing in a history without the commit
-# (the Debian base): once without a git dir (the form), once with FIXES_GIT's.
+# BAD_FIXES_TAG needs the commit's history (not the Debian base's): the form, then FIXES_GIT's.
 fixes_gitdir=
 if [ -n "${FIXES_GIT:-}" ]; then
 	fixes_gitdir=$(git -C "$FIXES_GIT" rev-parse --absolute-git-dir 2>/dev/null) ||
@@ -136,8 +135,7 @@ done
 modes=(y t clang)
 light=${CHECK_LIGHT:-0}
 [ "$light" = 0 ] || modes=()
-# clang and sparse for this tree (installed now if need be), or the reason
-# there is none here: their cells are then "–" with it.
+# clang and sparse for this tree (installed if need be), or why not: their cells are then "–".
 declare -A skip=() tool=()
 sparse_na=
 if [ ${#modes[@]} -gt 0 ]; then

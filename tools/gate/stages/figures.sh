@@ -5,8 +5,7 @@ last_run() { # DIR: the results.json of the last patch's KUnit run in DIR
 	find "$1" -maxdepth 2 -path '*/kunit-*/results.json' 2>/dev/null | sort -V | tail -n 1
 }
 
-# Every figure stated against this gate's runs: LOGDIR's x86_64 SMP run,
-# its UML and PREEMPT_RT runs and the LTS pass's (LOGDIR/../lts) if they ran.
+# Every figure against this gate's runs: x86_64 SMP, UML, PREEMPT_RT and LTS (../lts) if they ran.
 run() {
 	local L=$4 rc
 	COUNTS_UML_JSON=$(last_run "$L/patches") COUNTS_RT_JSON=$(find "$L/kunit-rt" -name results.json 2>/dev/null) \

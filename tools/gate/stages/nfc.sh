@@ -12,8 +12,7 @@ run() {
 		cat "$L/nfc-$c.log"
 		result "same object code (tiny, bench, distro configs): $subj ($BASE)" "$rc"
 	done
-	# The tests' own cost, in the full pass only (the LTS light pass shares
-	# the suites), up to the RFC threads, which change code on purpose.
+	# The tests' own cost: full pass only (LTS shares the suites), up to the RFC (which changes code).
 	[ "$CHECK_LIGHT" = 0 ] || return 0
 	last=${commits[${#commits[@]} - 1 - $(series_rfc_count "$3")]}
 	for c in "${commits[@]}"; do

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 DESCRIPTION="every fix, reverted on top of the series, fails a case"
 
-# blktests_regression SUBJECT: the blktests test that SUBJECT's mail names,
-# if results/blktests/fixes has it failed on the base and passed with the series.
+# blktests_regression SUBJECT: the test SUBJECT's mail names, failed on base, passed on series (results/blktests/fixes)
 blktests_regression() {
 	local mail t ts sum=$BSK_TOP/results/blktests/fixes/summary.md
 	[ -f "$sum" ] || return 1

@@ -2,8 +2,7 @@
 DESCRIPTION="KUnit under PREEMPT_RT"
 requires() { needs qemu-system-x86_64 cpio; }
 
-# Threaded interrupts: the five completion cases that need an IPI skip,
-# each saying why; nothing may fail, the log may hold no report.
+# Threaded interrupts: the completion cases that need an IPI skip, saying why; nothing fails.
 run() {
 	KUNIT_DEBUG=rt ARCH=x86_64 KUNIT_OUT=$4/kunit-rt BSK_COUNTS=$4/kunit-rt.counts \
 		step tools/kunit.sh "$1" >"$4/kunit-rt.log" 2>&1

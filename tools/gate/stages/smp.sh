@@ -6,10 +6,8 @@ requires() {
 	needs qemu-system-x86_64 cpio
 }
 
-# The suites on two LLCs under the sanitizers: nothing may skip.  On
-# mainline the kernel is LOGDIR/vmkernel.out, the debug guest kernel that
-# check.sh built in the background (status: vmkernel.rc); the stress boots
-# it too.  Else (LTS, which configs/vm.config does not fit) kunit.py's own.
+# Two LLCs under the sanitizers, nothing skipped; the kernel check.sh built in the background
+# (LOGDIR/vmkernel.*, which the stress boots too), or on LTS (no configs/vm.config) kunit.py's.
 run() {
 	local L=$4 k='' c
 	if [ -f "$L/vmkernel.rc" ]; then

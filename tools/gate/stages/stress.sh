@@ -2,8 +2,7 @@
 DESCRIPTION="short stress"
 requires() { needs qemu-system-x86_64 udevadm fio jq vng; }
 
-# The short 'make stress' on the smp stage's kernel when it was built
-# (LOGDIR/vmkernel.rc); CHECK_STRESS_SECONDS keeps it under 5 minutes.
+# 'make stress' on the smp stage's kernel (if built), CHECK_STRESS_SECONDS (under 5 minutes).
 run() {
 	local frag=
 	[ ! -f "$4/vmkernel.rc" ] || frag=$1/block/tests/.kunitconfig
