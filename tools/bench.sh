@@ -63,9 +63,10 @@ for s in "${want[@]}"; do
 		for k in "${order[@]}"; do
 			stage "$s on the $k kernel, run $r of $runs"
 			log=$out/raw/$s/$k/console-$r.log
+			rm -f "$out/raw/done"
 			vm_run "$log" '^bench: ' "$vng" --disable-kvm "${va[@]}" --rwdir "$out/raw" -r "${img[$k]}" \
 				--append "${cmdline[$s]}" --exec "${env[*]} sh tools/vm/bench.sh $s $k $out/raw $runs ${runtime[$s]} $r; reboot -f"
-			grep -q "^bench: $s $k: done" "$log" ||
+			[ -e "$out/raw/done" ] ||
 				die "$s on the $k kernel did not finish run $r (see $log)"
 			stage_end
 		done

@@ -274,3 +274,4 @@ S6)
 	;;
 esac
 say "done"
+: >"$3/done" # for the host: this boot ran to its end

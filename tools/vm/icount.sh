@@ -264,3 +264,4 @@ S5)
 	;;
 esac
 say "done"
+: >"${outf%/*}/done" # for the host: this boot ran to its end
