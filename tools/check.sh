@@ -135,7 +135,7 @@ main() {
 	[ "$BSK_FAILED" -eq 0 ] || finish
 	stage_end
 
-	# the order: docs/gate.md
+	# the run order (docs/gate.md, "Stages")
 	plan=(-:-:shellcheck -:-:bats)
 	passes=(mainline:full lts:light)
 	[ -z "${BASE:-}${KERNEL:-}" ] || passes=("${BASE:-mainline}:full")
