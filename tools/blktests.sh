@@ -58,8 +58,7 @@ stage_end
 for k in "${kernels[@]}"; do
 	kimg=$(vm_kernel "guest kernel for blktests: $k" "$k" "$BSK_TOP/configs/blktests.config")
 	stage "blktests ${tests[*]} on the $k kernel"
-	rm -f "$out/$k.txt" "$out/$k-dmesg.txt" "$out/$k-console-verbose.log"
-	rm -rf "$bt/results"
+	rm -rf "$out/$k.txt" "$out/$k-results" "$out/$k-dmesg.txt" "$out/$k-console-verbose.log"
 	disk=$bc/disk-$k.img mdisk=$bc/disk-$k-md.img zdisk=$bc/disk-$k-zns.img
 	rm -f "$disk" "$mdisk" "$zdisk"
 	truncate -s 2G "$disk"
@@ -116,11 +115,15 @@ expect=$(cd "$bt/tests" && for t in "${tests[@]}"; do if [ -d "$t" ]; then echo 
 have=()
 for k in base series rfc tip; do [ ! -f "$out/$k.txt" ] || have+=("$k"); done
 [ ${#have[@]} -gt 0 ] || die "no blktests output in $out"
-# report WHAT KERNEL...: blktests.awk's WHAT of those kernels' outputs
+# report WHAT KERNEL...: blktests.awk's WHAT of those kernels' result files and consoles
 report() {
-	local what=$1
+	local what=$1 k files=()
 	shift
-	(cd "$out" && gawk -v what="$what" -v names="$*" -v expect="$expect" -f "$BSK_TOP/tools/lib/blktests.awk" "${@/%/.txt}")
+	for k; do
+		mapfile -t -O "${#files[@]}" files < <(cd "$out" && find "$k-results" -type f -regex '.*/[0-9][0-9][0-9]' 2>/dev/null | sort)
+		files+=("$k.txt")
+	done
+	(cd "$out" && gawk -v what="$what" -v names="$*" -v expect="$expect" -f "$BSK_TOP/tools/lib/blktests.awk" "${files[@]}")
 }
 {
 	echo "# blktests: ${have[*]}"
@@ -129,8 +132,9 @@ report() {
 	echo "tools/env/vmkernel.sh with configs/blktests.config under virtme-ng (QEMU TCG, 4 CPUs, 2 GiB,"
 	echo "QEMU NVMe scratch disks as TEST_DEVS: scratch, 2 GiB, and scratch-md, 1 GiB with 8 bytes of"
 	echo "metadata per block holding type 1 PI$([ "$zoned" = 0 ] || echo ", and scratch-zns, 1 GiB in 16 sequential zones of 64 MiB"); $("$fio/fio" --version)); written by \`make blktests\` on $(date -u +%F)."
-	echo "Raw output: $(printf '%s.txt ' "${have[@]}")and the kernels' logs beside it. A reason cell holds the"
-	echo "first lines blktests prints under the test (for a failure: the changed lines of its output)."
+	echo "Raw output: blktests' result files in $(printf '%s-results/ ' "${have[@]}")(the status of each test), its console in"
+	echo "$(printf '%s.txt ' "${have[@]}")and the kernels' logs. A reason cell holds the first lines blktests prints under"
+	echo "the test (for a failure: the changed lines of its output)."
 	echo
 	report table "${have[@]}"
 } >"$out/summary.md"

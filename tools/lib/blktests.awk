@@ -1,12 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0
-# blktests.awk (gawk) - blktests' ./check output of kernels (-v names="base ...", files in that order)
-# as -v what=table, new (passed on the first, not the second) or counts; -v expect: the tests asked for.
+# blktests.awk (gawk) - blktests runs of kernels (-v names="base ..."): per kernel NAME the result
+# files check -o wrote (NAME-results/DIR/GROUP/NNN), then NAME.txt, its console, whose only part read
+# is what blktests writes nowhere else: the reasons, and "not run" with no result file.
+# -v what=table, new (passed on the first, not the second) or counts; -v expect: the tests asked for.
 BEGIN {
 	split(names, name, " ")
+	for (i in name)
+		idx[name[i]] = i
+	word["pass"] = "passed"
+	word["fail"] = "failed"
+	word["not run"] = "not run"
+}
+function set(i, t, st) {
+	if (st == "" || (i, t) in status)
+		return
+	status[i, t] = st
+	count[i, st]++
+	sub(/ => .*/, "", t)
+	ran[i, t] = 1
 }
 FNR == 1 {
-	k++
 	cur = ""
+	f = FILENAME
+	k = f ~ /-results\// ? idx[substr(f, 1, index(f, "-results/") - 1)] : idx[substr(f, 1, length(f) - 4)]
+}
+FILENAME ~ /-results\// {
+	if ($1 == "status")
+		st = word[substr($0, 8)]
+	else if ($1 == "description")
+		d = substr($0, 13)
+	next
+}
+ENDFILE {
+	if (FILENAME ~ /-results\//) {
+		n = split(FILENAME, p, "/")
+		t = p[n - 1] "/" p[n] (p[n - 2] ~ /^nodev/ ? "" : " => " p[n - 2])
+		if (!(t in desc))
+			desc[t] = d
+		set(k, t, st)
+		st = d = ""
+	}
 }
 /^blktests: exit [0-9]+$/ {
 	finished[k] = 1
@@ -19,9 +52,8 @@ match($0, /^[a-z]+\/[0-9]+( => [^ ]+)? .*\[(passed|failed|not run)\]$/, m) {
 		sub(/^[^(]*\(/, "", desc[t])
 		sub(/\) *\[[a-z ]+\]$/, "", desc[t])
 	}
-	status[k, t] = m[2]
-	count[k, m[2]]++
-	ran[k, $1] = 1
+	if (m[2] == "not run")
+		set(k, t, m[2])
 	cur = m[2] == "passed" ? "" : t
 	lines = 0
 	next
@@ -90,7 +122,9 @@ END {
 			}
 		if (k > 1 && length(said) == 1 && all)
 			r = why[1, t]
-		printf "| %s | %s |", t, desc[t]
+		d = desc[t]
+		gsub(/\|/, "\\|", d)
+		printf "| %s | %s |", t, d
 		for (i = 1; i <= k; i++)
 			printf " %s |", cell(i, t)
 		printf " %s |\n", r

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # blktests.sh BLKTESTS_DIR OUTDIR KERNEL TIMEOUT FIO_DIR TESTS... - guest side
-# of 'make blktests': ./check TESTS on the SCRATCH disks, its output to
+# of 'make blktests': ./check -o OUTDIR/KERNEL-results TESTS on the SCRATCH disks, its output to
 # OUTDIR/KERNEL.txt (ending "blktests: exit N"), dmesg to KERNEL-dmesg.txt.
 set -u
 dir=$1 out=$2 kernel=$3 timeout=$4
@@ -44,7 +44,7 @@ cd "$dir" || exit 1
 	[ ${#devs[@]} -eq ${#wants[@]} ] || echo "blktests: scratch disks found: ${devs[*]:-none} of ${#wants[@]}; the tests on a missing one will not run"
 	echo "blktests: $(uname -r) $kernel, TEST_DEVS=${devs[*]:-none}, TIMEOUT=$timeout, fio $(fio --version): ./check $*"
 } | tee "$out/$kernel.txt"
-./check "$@" 2>&1 | tee -a "$out/$kernel.txt"
+./check -o "$out/$kernel-results" "$@" 2>&1 | tee -a "$out/$kernel.txt"
 rc=${PIPESTATUS[0]}
 echo "blktests: exit $rc" | tee -a "$out/$kernel.txt"
 dmesg >"$out/$kernel-dmesg.txt"

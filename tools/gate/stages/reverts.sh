@@ -1,27 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 DESCRIPTION="every fix, reverted on top of the series, fails a case"
 
-# blktests_regression SUBJECT: the test SUBJECT's mail names, failed on base, passed on series (results/blktests/fixes)
+# blktests_regression SERIES N: the test SERIES names for its N-th patch ("# blktests: T"), if
+# results/blktests/fixes has blktests' result files of it failed on the base and passed with the series
 blktests_regression() {
-	local mail t ts sum=$BSK_TOP/results/blktests/fixes/summary.md
-	[ -f "$sum" ] || return 1
-	for mail in "$BSK_TOP"/patches/*.patch ''; do # the Subject: header, unfolded
-		[ "$(sed -n '/^Subject: /{N;s/\n / /;s/\n.*//;s/^Subject: \[PATCH[^]]*\] //;p;q}' "$mail" 2>/dev/null)" != "$1" ] || break
-	done
-	[ -n "$mail" ] || return 1
-	mapfile -t ts < <(grep -oE '\b(block|dm|zbd|nvme|scsi|loop)/[0-9]{3}\b' "$mail" | sort -u)
-	for t in "${ts[@]}"; do
-		! awk -F' *[|] *' -v t="$t" '$2 == t && $4 == "failed" && $5 == "passed" { f = 1 } END { exit !f }' "$sum" ||
-			{ echo "$t"; return 0; }
-	done
-	return 1
+	local t k r=$BSK_TOP/results/blktests/fixes st=
+	t=$(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$1" | sed -n "$2s/.*# *blktests: *\([^ ]*\).*/\1/p")
+	[ -n "$t" ] || return 1
+	for k in base series; do st+=$(awk -F'\t' '$1 == "status" { print $2 }' "$r/$k-results"/*/"$t" 2>/dev/null | head -n 1):; done
+	[ "$st" = fail:pass: ] && echo "$t"
 }
 
 cleanup() { git -C "$1" reset -q --hard HEAD; } # interrupted: the fix back
 
 run() { # each fix reverted in the applied tree, the suites under UML, the tree put back
-	local wt=$1 L=$4 c subj rc log names n missing notes
+	local wt=$1 L=$4 c subj rc log names n missing notes i=0
 	for c in $(git -C "$wt" rev-list --reverse "$2..HEAD"); do
+		i=$((i + 1))
 		git -C "$wt" log -1 --format=%B "$c" | grep -q '^Fixes: ' || continue
 		subj=$(git -C "$wt" log -1 --format=%s "$c")
 		log=$L/revert-$c.log
@@ -38,8 +33,8 @@ run() { # each fix reverted in the applied tree, the suites under UML, the tree 
 		[ ! -f "$n/results.json" ] || names=$(kunit_json_failed "$n/results.json")
 		if [ -z "$names" ]; then
 			# only a revert the suites ran clean on may rest on blktests
-			if [ "$rc" -eq 0 ] && names=$(blktests_regression "$subj"); then
-				result "without \"$subj\" blktests $names fails (results/blktests/fixes: failed on the base, passed with the series; $BASE)" 0
+			if [ "$rc" -eq 0 ] && names=$(blktests_regression "$3" "$i"); then
+				result "without \"$subj\" blktests $names fails (results/blktests/fixes, blktests' result files: failed on the base, passed with the series; $BASE)" 0
 				continue
 			fi
 			tail -n 3 "$log"
