@@ -318,3 +318,29 @@ stage_run() {
 	[[ "$output" == *"PASS  bats tests/: 1 ok"* ]]
 	[ "${lines[-1]}" = "1 passed, 0 failed, 2 skipped" ]
 }
+
+@test "the reverts stage: a fix's blktests test is the one series names after it, failed on base and passed on series in blktests' result files" {
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F/results/blktests/fixes"
+	printf '# thread fixes: x\nfix.patch # blktests: block/048\nother.patch\n' >"$F/series"
+	# result DIR STATUS: a result file as blktests' check -o writes it
+	result_file() {
+		mkdir -p "$F/results/blktests/fixes/$1/nodev/block"
+		printf 'description\tx\nstatus\t%s\n' "$2" >"$F/results/blktests/fixes/$1/nodev/block/048"
+	}
+	result_file base-results fail
+	result_file series-results pass
+	stage() { (BSK_TOP=$F; . "$TOP/tools/gate/stages/reverts.sh"; blktests_regression "$F/series" "$1"); }
+	run stage 1
+	[ "$status" -eq 0 ]
+	[ "$output" = block/048 ]
+	# the second patch names no test
+	run ! stage 2
+	# passed on the base too: no regression test
+	result_file base-results pass
+	run ! stage 1
+	# not run on the series
+	result_file base-results fail
+	result_file series-results "not run"
+	run ! stage 1
+}
