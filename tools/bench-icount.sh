@@ -8,8 +8,6 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
 # shellcheck source=lib/icount.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/icount.sh"
-# shellcheck source=lib/plot.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/plot.sh"
 
 count=${ICOUNT_COUNT:-60000}
 { [[ $count =~ ^[1-9][0-9]*$ ]] && [ "$count" -ge 1000 ]; } ||
@@ -24,7 +22,8 @@ case $profile in 0 | 1) ;; *) die "ICOUNT_PROFILE=$profile: 0 or 1" ;; esac
 [ "$profile" = 0 ] || want S1 || die "ICOUNT_PROFILE=1 profiles S1's path; S=$S leaves S1 out"
 
 vm_setup
-static_busybox "the measurement (the guest runs from a tmpfs)" >/dev/null
+# the guest runs the measurement from a tmpfs: a busybox that needs no library
+! ldd "$(command -v busybox)" >/dev/null 2>&1 || die "ICOUNT=1 needs busybox-static (apt-get install busybox-static)"
 T0=$SECONDS
 vm_kernels
 

@@ -6,12 +6,8 @@
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
-# shellcheck source=lib/s3.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/s3.sh"
 # shellcheck source=lib/bench.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
-# shellcheck source=lib/plot.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/plot.sh"
 
 [ "${ICOUNT:-0}" = 0 ] || exec "$BSK_TOP/tools/bench-icount.sh" # check_settings: 0 or 1
 all=(S1 S2 S3 S4 S5 S6)

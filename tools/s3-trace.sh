@@ -6,8 +6,6 @@
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
-# shellcheck source=lib/s3.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/s3.sh"
 
 passes=${PASSES:-6} # check_settings: a positive number
 read -r -a specs <<<"${SPECS:-bfq mq-deadline}"

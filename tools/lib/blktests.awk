@@ -7,9 +7,6 @@ BEGIN {
 	split(names, name, " ")
 	for (i in name)
 		idx[name[i]] = i
-	word["pass"] = "passed"
-	word["fail"] = "failed"
-	word["not run"] = "not run"
 }
 function set(i, t, st) {
 	if (st == "" || (i, t) in status)
@@ -21,20 +18,20 @@ function set(i, t, st) {
 }
 FNR == 1 {
 	cur = ""
-	f = FILENAME
-	k = f ~ /-results\// ? idx[substr(f, 1, index(f, "-results/") - 1)] : idx[substr(f, 1, length(f) - 4)]
+	r = index(FILENAME, "-results/")
+	k = idx[r ? substr(FILENAME, 1, r - 1) : substr(FILENAME, 1, length(FILENAME) - 4)]
 }
-FILENAME ~ /-results\// {
-	if ($1 == "status")
-		st = word[substr($0, 8)]
-	else if ($1 == "description")
-		d = substr($0, 13)
+r {
+	split($0, kv, "\t")
+	if (kv[1] == "status")
+		st = kv[2] == "pass" ? "passed" : kv[2] == "fail" ? "failed" : kv[2]
+	if (kv[1] == "description")
+		d = kv[2]
 	next
 }
 ENDFILE {
-	if (FILENAME ~ /-results\//) {
-		n = split(FILENAME, p, "/")
-		t = p[n - 1] "/" p[n] (p[n - 2] ~ /^nodev/ ? "" : " => " p[n - 2])
+	if (r && split(FILENAME, p, "/") >= 4) { # NAME-results/DIR/GROUP/NNN; DIR: nodev[_COND] or the device
+		t = p[3] "/" p[4] (p[2] ~ /^nodev/ ? "" : " => " p[2])
 		if (!(t in desc))
 			desc[t] = d
 		set(k, t, st)

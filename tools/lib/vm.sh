@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# What the VM tools share: the settings checked, a run directory, guest kernels, a boot.
+# What the VM tools share: the settings checked, a run directory, guest kernels, a boot, plots, S3.
 # shellcheck shell=bash disable=SC2034 # vng, kernels, img: for the caller
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -18,14 +18,6 @@ vm_setup() {
 	"$BSK_TOP/tools/env/deps.sh" base build vm "$@"
 	vng=$("$BSK_TOP/tools/env/vng.sh")
 	"$BSK_TOP/tools/apply.sh" >/dev/null
-}
-
-# static_busybox WHO: the host's busybox, which must need no library
-static_busybox() {
-	local bb
-	bb=$(command -v busybox) || die "no busybox; $1 needs busybox-static (apt-get install busybox-static)"
-	! ldd "$bb" >/dev/null 2>&1 || die "$bb is linked dynamically; $1 needs busybox-static (apt-get install busybox-static)"
-	printf '%s\n' "$bb"
 }
 
 # vm_kernel LABEL KIND [FRAGMENT...]: build a guest kernel as a stage; its image
@@ -56,4 +48,26 @@ vm_run() {
 results_at() {
 	info "results in $1 ($2)"
 	info "to commit them: make promote RUN=$1 TO=$3"
+}
+
+# plot PNG W,H GNUPLOT-LINE...: make bench's plots, one terminal and look
+plot() {
+	printf '%s\n' "set terminal pngcairo size $2 noenhanced font ',9'" "set output '$1'" \
+		'set style fill solid 0.6 border -1' "${@:3}" | gnuplot
+}
+
+# S3 of make bench and make s3-trace (many small files): its device, and its ext4 image made once per job file
+S3_CMDLINE="scsi_debug.dev_size_mb=384 scsi_debug.max_queue=64 scsi_debug.ndelay=5000000 scsi_debug.submit_queues=1"
+s3_image() {
+	local job=$BSK_TOP/tools/vm/s3.fio f src
+	f=$BSK_CACHE/bench/s3-$(sha1sum "$job" | cut -c1-12).img
+	[ -f "$f" ] && { printf '%s\n' "$f"; return; }
+	src=$BSK_CACHE/bench/s3src
+	rm -rf "$src"
+	mkdir -p "$src"
+	S3_DIR=$src S3_CREATE=1 fio --output=/dev/null "$job" >&2
+	mkfs.ext4 -q -F -d "$src" "$f.tmp" 160M >&2
+	mv "$f.tmp" "$f"
+	rm -rf "$src"
+	printf '%s\n' "$f"
 }
