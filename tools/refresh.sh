@@ -61,6 +61,7 @@ done
 
 # patches no longer in the series go; only those the old series listed
 pre=("") anchor=()
+declare -A note=() # what follows a patch's name on its line ("# blktests: block/048")
 if [ -f "$SERIES" ]; then
 	while read -r old; do
 		[ -z "$ver" ] || [ "${old%%/*}" = "$ver" ] || continue
@@ -72,8 +73,9 @@ if [ -f "$SERIES" ]; then
 		if [[ $l =~ ^[[:space:]]*(#|$) ]]; then
 			pre[k]+=$l$'\n'
 		else
-			anchor[k++]=$l
-			pre[k]=
+			anchor[k]=${l%%[[:space:]]*}
+			note[${anchor[k]}]=${l#"${anchor[k]}"}
+			pre[++k]=
 		fi
 	done <"$SERIES"
 fi
@@ -105,7 +107,7 @@ for n in "${names[@]}"; do
 	else
 		b=
 	fi
-	printf '%s%s\n' "$b" "$n" >>"$tmp/series"
+	printf '%s%s%s\n' "$b" "$n" "${note[$n]-}" >>"$tmp/series"
 	k=$((k + 1))
 done
 for ((j = 1; j < ${#anchor[@]}; j++)); do

@@ -228,7 +228,7 @@ for sf in (f"{top}/series", f"{top}/series-{lts}"):
         m = re.match(r"# thread ([\w-]+):", l)
         cur = m.group(1) if m else cur
         if not l.startswith("#") and l.strip():
-            thread[os.path.normpath(f"patches/{l.strip()}")] = cur
+            thread[os.path.normpath(f"patches/{l.split('#')[0].strip()}")] = cur
 files = ["README.md", "MAINTAINERS-notes"] + sorted(
     os.path.relpath(x, top) for g in ["docs/*.md", "patches/cover-letter-*", "patches/report-*",
                                       "patches/blktests/cover-letter", "results/**/README.md",
