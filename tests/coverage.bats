@@ -55,7 +55,7 @@ cov() {
 
 @test "coverage: a line not run and a branch taken one way, without a reason, fail" {
 	info 0 -
-	run cov
+	run -1 cov
 	[[ "$output" == *"| fn_a | block/x.c:6-11 | 2/3 | 1/2 | 10 | 8 |"* ]]
 	[ "${lines[-1]}" = "0 passed, 1 failed" ]
 }
@@ -63,7 +63,7 @@ cov() {
 @test "coverage: a gap with its reason in the exceptions passes, marked and explained" {
 	info 0 -
 	printf 'fn_a\treturn 2;\tonly x = 0 gets here\nfn_a\tif (x)\tno case passes 0\n' >>"$BATS_TEST_TMPDIR/exc"
-	run cov
+	run -0 cov
 	[[ "$output" == *"| fn_a | block/x.c:6-11 | 2/3 | 1/2 | 10† | 8† |"* ]]
 	[[ "$output" == *"- fn_a, line 10: only x = 0 gets here"* ]]
 	[ "${lines[-1]}" = "1 passed, 0 failed" ]
@@ -72,7 +72,7 @@ cov() {
 @test "coverage: an exception for a gap that is gone fails" {
 	info 1 1
 	printf 'fn_a\treturn 2;\tonly x = 0 gets here\n' >>"$BATS_TEST_TMPDIR/exc"
-	run cov
+	run -1 cov
 	[[ "$output" == *"- unused exception (no such gap any more): fn_a: return 2;"* ]]
 	[ "${lines[-1]}" = "1 passed, 1 failed" ]
 }

@@ -21,20 +21,6 @@ finish() { # the full gate has not passed if it could not run all of itself
 	exit
 }
 
-# bg CMD...: CMD in a process group of its own, which a signal stops whole
-bg() { setsid "$@" & BSK_BG+=($!); }
-
-bg_wait() { # PID: its status; forgotten
-	local rc=0 p keep=()
-	wait "$1" || rc=$?
-	for p in "${BSK_BG[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
-	BSK_BG=("${keep[@]}")
-	return "$rc"
-}
-
-# step CMD...: a long step (a trap runs when wait returns, not a foreground command)
-step() { bg "$@" && bg_wait "$!"; }
-
 # join KEY: wait for the background job a stage needs (its status: its .rc file)
 join() {
 	local pid rcf rc=0

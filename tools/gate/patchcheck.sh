@@ -137,13 +137,12 @@ build_step() { # STEP: build every mode at the checked-out commit, side by side
 	declare -A pid=()
 	for m in "${modes[@]}"; do
 		[ -z "${skip[$m]:-}" ] || continue
-		setsid "$BSK_TOP/tools/gate/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" ${tool[$m]:+"${tool[$m]}"} \
-			2>"$logdir/build-$m-$1.err" &
+		bg "$BSK_TOP/tools/gate/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" ${tool[$m]:+"${tool[$m]}"} \
+			2>"$logdir/build-$m-$1.err"
 		pid[$m]=$!
-		BSK_BG+=($!)
 	done
 	for m in "${!pid[@]}"; do
-		wait "${pid[$m]}" || { cat "$logdir/build-$m-$1.err" >&2; rm -rf "$logdir/state/$m-$1".*; }
+		bg_wait "${pid[$m]}" || { cat "$logdir/build-$m-$1.err" >&2; rm -rf "$logdir/state/$m-$1".*; }
 	done
 }
 
@@ -165,7 +164,6 @@ z=$((first - 1))
 git -C "$wt" checkout -q --detach "$( [ "$z" -eq 0 ] && echo "$base" || echo "${commits[$z - 1]}")"
 t=$SECONDS
 build_step "$z"
-BSK_BG=()
 [ ${#modes[@]} -eq 0 ] || info "builds before patch $first: $((SECONDS - t))s"
 for m in "${modes[@]}"; do
 	[ -n "${skip[$m]:-}" ] || [ -f "$logdir/state/$m-$z.cc" ] ||
@@ -192,16 +190,14 @@ for i in "${!commits[@]}"; do
 		cell "$n" KUnit na "no suite yet"
 		build_step "$n"
 	else
-		KUNIT_OUT=$logdir/kunit-$n BSK_COUNTS=$logdir/kunit-$n.counts setsid "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
+		KUNIT_OUT=$logdir/kunit-$n BSK_COUNTS=$logdir/kunit-$n.counts bg "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1
 		kpid=$!
-		BSK_BG+=($!)
 		build_step "$n"
 		rc=0
-		wait "$kpid" || rc=$?
+		bg_wait "$kpid" || rc=$?
 		info "KUnit${modes[*]:+ and x86_64 builds}: $((SECONDS - t))s"
 		kunit_cell "$n" "$rc"
 	fi
-	BSK_BG=() # all waited for: no pid of theirs may be signalled later
 
 	for m in "${modes[@]}"; do
 		col=${m/#t/gcc tests}

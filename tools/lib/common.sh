@@ -225,6 +225,20 @@ bg_stop() {
 	wait
 }
 
+# bg CMD...: CMD in a process group of its own, which a signal stops whole
+bg() { setsid "$@" & BSK_BG+=($!); }
+
+bg_wait() { # PID: its status; forgotten
+	local rc=0 p keep=()
+	wait "$1" || rc=$?
+	for p in "${BSK_BG[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
+	BSK_BG=("${keep[@]}")
+	return "$rc"
+}
+
+# step CMD...: a long step (a trap runs when wait returns, not a foreground command)
+step() { bg "$@" && bg_wait "$!"; }
+
 # Of a kunit.py --json file: "PASSED FAILED SKIPPED", and the failed cases.
 BSK_KUNIT_RESULTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/kunit_results.py
 kunit_json_counts() { python3 "$BSK_KUNIT_RESULTS" counts "$1"; }

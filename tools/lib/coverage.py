@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 # coverage.py TREE INFO EXCEPTIONS FILE:FUNCTION... - make coverage's table from lcov's INFO,
-# each gap with its reason in EXCEPTIONS; last line "N passed, N failed" (docs/arches-coverage.md).
-import re, sys
+# each gap with its reason in EXCEPTIONS; on stderr "N passed, N failed", status 1 if any failed.
+import os, re, sys
 from collections import Counter
+if len(sys.argv) < 5:
+    sys.exit("usage: coverage.py TREE INFO EXCEPTIONS FILE:FUNCTION...")
 tree, info, exc_file, funcs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 da, brda = {}, {}  # {file: Counter of line}, {file: Counter of (line, block, branch)}
 for l in open(info):
@@ -71,4 +73,8 @@ for key in exc:
     if key not in notes:
         print(f"- unused exception (no such gap any more): {key[0]}: {key[1]}")
         bad += 1
-print(f"{ok} passed, {bad} failed")
+# the counts as the tools give theirs: a line, and "P F S" where BSK_COUNTS names; the status
+print(f"{ok} passed, {bad} failed", file=sys.stderr)
+if os.environ.get("BSK_COUNTS"):
+    open(os.environ["BSK_COUNTS"], "w").write(f"{ok} {bad} 0\n")
+sys.exit(1 if bad else 0)
