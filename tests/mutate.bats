@@ -81,6 +81,7 @@ EOS
 	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "NOMATCH     no match" ]
+	[ "${lines[-1]}" = "list.tsv: 0 killed, 0 survived, 0 broken, 0 no report, 0 equivalent, 0 open, 0 unreached, 1 not matched, 0 no file" ]
 }
 
 @test "mutate: the file is restored when the run is interrupted" {

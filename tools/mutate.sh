@@ -74,7 +74,8 @@ while IFS=$'\t' read -r desc file expr why; do
 	fi
 	restore
 done <"$list"
-printf '%s: %d killed, %d survived, %d broken, %d no report, %d equivalent, %d open, %d unreached\n' \
+printf '%s: %d killed, %d survived, %d broken, %d no report, %d equivalent, %d open, %d unreached%s\n' \
 	"$(basename "$list")" "${c[killed]:-0}" "${c[SURVIVED]:-0}" "${c[BROKEN]:-0}" "${c[NOREPORT]:-0}" \
-	"${c[equivalent]:-0}" "${c[open]:-0}" "${c[unreached]:-0}"
+	"${c[equivalent]:-0}" "${c[open]:-0}" "${c[unreached]:-0}" \
+	"$( [ $((${c[NOMATCH]:-0} + ${c[NOFILE]:-0})) -eq 0 ] || echo ", ${c[NOMATCH]:-0} not matched, ${c[NOFILE]:-0} no file")"
 [ $((${c[SURVIVED]:-0} + ${c[BROKEN]:-0} + ${c[NOREPORT]:-0} + ${c[NOMATCH]:-0} + ${c[NOFILE]:-0})) -eq 0 ]
