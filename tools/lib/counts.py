@@ -103,7 +103,7 @@ def count(m, rest):  # KIND, N of a COUNT match; REST: its sentence from it on
         if re.search(rf"(?<!none )(?<!no ){k}", rest):
             return k + ("ped" if k == "skip" else "ed"), n
     # "three cases of bfq_async_depth", "adds three cases to": a part
-    return ("cases" if not adj and not re.match(r"\S+ (of|to|in)\b", rest) else None), n
+    return ("cases" if not adj and not re.match(r" (of|to|in)\b", rest[len(m.group(0)):]) else None), n
 
 
 def sourced(where, fig, nums, src, dated, f):  # a figure that must be in SRC
