@@ -158,6 +158,11 @@ other_runs() {
 		d=${d#*:}
 		row docs/runs.md "On ${d#*:}, 53 passed." "ok 1: 53 passed (the ${d%:*} run's passed)"
 	done
+	# a RESULTS.json without a directory is no one-CPU run
+	cp "$k/failure.json" "$BATS_TEST_TMPDIR/results.json"
+	cd "$BATS_TEST_TMPDIR"
+	J=results.json
+	row docs/runs.md 'With one CPU, 53 passed.' "unchecked 1: 53 passed (source: the one-CPU UML run, not given)"
 }
 
 @test "counts: counts in digits or words, skips and failures by their verb, parts of a suite not counted" {
@@ -241,4 +246,25 @@ other_runs() {
 	row docs/f.md 'Run:\n\n    sleep 42 s\n\nIt took 43 s.' "none 42 s" "WRONG 5: 43 s (no source named)"
 	row patches/report-d 'subject\n\nThe fix:\n\ndiff --git a/block/x.c b/block/x.c\nindex 1111111..2222222 100644\n--- a/block/x.c\n+++ b/block/x.c\n@@ -1,1 +1,1 @@\n-\tint t = 1000;\n+\tint t = 25000;\n\nIt took 43 s.' \
 		"none 25000" "none 1000" "none 1111111" "WRONG 13: 43 s (no source named)"
+}
+
+@test "counts: bad arguments, runs and trees are one error line" {
+	local k=$TOP/tests/fixtures/kunit c
+	printf '[1, 2]\n' >"$BATS_TEST_TMPDIR/list.json"
+	while IFS='|' read -r c want; do
+		echo "$c => $want"
+		# shellcheck disable=SC2086 # a command line
+		run ! env $c
+		printf '%s\n' "$output"
+		[ "${#lines[@]}" -eq 1 ] && [[ ${lines[0]} == "counts.sh: error: $want"* ]]
+	done <<EOC
+python3 $TOP/tools/lib/counts.py|usage: counts.py RESULTS.json TOP LTS_SERIES
+python3 $TOP/tools/lib/counts.py $k/failure.json $T|usage: counts.py RESULTS.json TOP LTS_SERIES
+python3 $TOP/tools/lib/counts.py $k/failure.json $T/none 6.12|usage: counts.py RESULTS.json TOP LTS_SERIES
+python3 $TOP/tools/lib/counts.py $k/failure.log $T 6.12|$k/failure.log: not a kunit.py --json file
+python3 $TOP/tools/lib/counts.py $BATS_TEST_TMPDIR/list.json $T 6.12|$BATS_TEST_TMPDIR/list.json: not a kunit.py --json file
+$TOP/tools/gate/counts.sh $k/failure.json $T/none|usage: counts.sh RESULTS.json [TOP] (no directory '$T/none')
+COUNTS_LTS_JSON=$T/none.json $TOP/tools/gate/counts.sh $k/failure.json $T|$T/none.json: not a kunit.py --json file
+$TOP/tools/gate/counts.sh $k/no_results.json $T|$k/no_results.json holds no case
+EOC
 }
