@@ -62,6 +62,18 @@ EOM
 	[[ "$output" == *'0x2(%rdi)'* ]]
 }
 
+@test "nfc: a call to another function fails, though the instructions are the same" {
+	nfc_kernel
+	printf 'void foo(void);\nvoid bar(void);\nvoid blk_mq_g(void)\n{\n\tfoo();\n}\n' >>"$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: a call"
+	sed -i 's/^\tfoo();$/\tbar();/' "$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: another callee"
+	NFC_CONFIGS=tiny run "$TOP/tools/gate/objcheck.sh" "$K" HEAD~ HEAD
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'DIFFERENT code: block/blk-mq.o, tiny config'* ]]
+	[[ "$output" == *'bar'* ]]
+}
+
 @test "nfc: an unknown config is one error line" {
 	nfc_kernel
 	NFC_CONFIGS=huge run "$TOP/tools/gate/objcheck.sh" "$K" HEAD~ HEAD
