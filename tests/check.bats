@@ -344,3 +344,35 @@ stage_run() {
 	result_file series-results "not run"
 	run ! stage 1
 }
+
+@test "patchcheck.sh: a warning new at a patch turns its build cell red, one the patch before had stays green" {
+	fake_kernel "$BATS_TEST_TMPDIR/k"
+	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
+	k=$BATS_TEST_TMPDIR/k
+	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
+	patchcheck_fakes "$k"
+	sed -i 's/exit 1 ;;/exit 0 ;;/' "$k/scripts/checkpatch.pl"
+	# builds whose diagnostics (as buildcheck.sh writes them) are an old
+	# warning throughout and, in the gcc y build of the second patch, a new one
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F/tools/gate"
+	cat >"$F/tools/gate/buildcheck.sh" <<-EOS
+		#!/bin/bash
+		echo "block/bfq-iosched.c: warning: old [-Wold]" >"\$3.cc"
+		case "\$1 \$(git -C "$k" log -1 --format=%s)" in
+		"y block, bfq: second change") echo "block/bfq-iosched.c: warning: new [-Wnew]" >>"\$3.cc" ;;
+		esac
+		: >"\$3.sparse"
+		: >"\$3.other"
+	EOS
+	printf '#!/bin/sh\necho -19\n' >"$F/tools/gate/clang.sh"
+	printf '#!/bin/sh\necho /bin/true\n' >"$F/tools/gate/sparse.sh"
+	chmod +x "$F"/tools/gate/*.sh
+	CHECK_LIGHT=0 BSK_TOP=$F run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"block/bfq-iosched.c: warning: new [-Wnew]"* ]]
+	[[ "$output" == *"FAIL  block-bfq-second-change.patch gcc y: 1 new warnings"* ]]
+	run ! grep -q 'warning: old' <<<"$(grep '^FAIL' <<<"$output")"
+	grep -qxF '| 1 | block, bfq: first change | ✓ | – | ✓ | ✓ | ✓ | ✓ | ✓ | – | – | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
+	grep -qxF '| 2 | block, bfq: second change | ✓ | – | ✗ | ✓ | ✓ | ✓ | ✓ | – | – | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
+}

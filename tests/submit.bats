@@ -131,3 +131,26 @@ setup() {
 	[[ "$output" == "b4.sh: error: b4 0.13 or later is needed"*"(installed: 0.12.0)"*"no apt-get here"* ]]
 	[ ! -e "$BATS_TEST_TMPDIR/cache/b4" ]
 }
+
+# Recorded gcc 12 and clang 19 output (-Wall on a 5-line file, the same
+# warning at line 3 of a.c and at line 6 of b.c).
+@test "buildcheck's diagnostics: a warning that only moved is the same line, a new one is not; paths out" {
+	. "$TOP/tools/lib/kbuild.sh"
+	gcc_a="/t/tree/block/a.c: In function 'f':
+/t/tree/block/a.c:3:13: warning: unused variable 'unused' [-Wunused-variable]
+    3 |         int unused;"
+	gcc_moved="../block/a.c:6:13: warning: unused variable 'unused' [-Wunused-variable]"
+	clang_a="/t/tree/block/a.c:3:6: warning: unused variable 'unused' [-Wunused-variable]
+        int unused;
+1 warning generated."
+	gcc_new="/t/out/block/a.c:4:9: warning: 'x' is used uninitialized [-Wuninitialized]"
+	a=$(kbuild_diagnostics /t/tree /t/out <<<"$gcc_a")
+	[ "$a" = "block/a.c: warning: unused variable 'unused' [-Wunused-variable]" ]
+	[ "$(kbuild_diagnostics /t/tree /t/out <<<"$gcc_moved")" = "$a" ]
+	[ "$(kbuild_diagnostics /t/tree /t/out <<<"$clang_a")" = "$a" ]
+	[ "$(kbuild_diagnostics /t/tree /t/out <<<"$gcc_new")" = "block/a.c: warning: 'x' is used uninitialized [-Wuninitialized]" ]
+	# no diagnostic: nothing, status 0
+	run kbuild_diagnostics /t/tree /t/out <<<"  CC block/a.o"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}

@@ -52,11 +52,7 @@ if ! kmake W=1 "${check[@]}" block/ >"$out/build.log" 2>&1; then
 	die "x86_64 $mode build failed at $(git -C "$tree" log -1 --format='%h ("%s")') (see $out/build.log)"
 fi
 
-norm() {
-	grep -ahE '(warning|error):|^WARNING:' | sed -E \
-		-e "s#$tree/##g" -e "s#$out/##g" -e 's#(\.\./)+##g' \
-		-e 's/:[0-9]+(:[0-9]+)?([: ]|$)/\2/g' | LC_ALL=C sort || true
-}
+norm() { kbuild_diagnostics "$tree" "$out"; }
 for k in cc sparse; do
 	if [ -d "$BSK_WARN_DIR/$k" ]; then
 		find "$BSK_WARN_DIR/$k" -type f ! -name '*.tmp' -exec cat {} + | norm

@@ -41,8 +41,7 @@ configure() {
 	! grep -Eq '^CONFIG_(ELEVATOR|BLK_MQ|BFQ)_KUNIT_TEST=y' "$out/.config" || die "$out/.config ($1, KUnit $2) builds the block tests"
 }
 
-# disasm OBJ: its code and relocations (what a call or a global reference points to),
-# addresses out, so code moved within OBJ compares equal
+# disasm OBJ: code and relocations (what a call points to), addresses out: moved code compares equal
 disasm() {
 	objdump -dr --no-show-raw-insn "$1" | sed -E -n '/^Disassembly/,$p' |
 		sed -E -e '/^Disassembly/d' -e 's/^[0-9a-f]+ (<[^>]*>:)$/\1/' \

@@ -30,3 +30,9 @@ kconfig_stale() {
 kconfig_made() {
 	printf '%s\n' "$2" >"$1/.bsk-config-key"
 }
+
+# kbuild_diagnostics TREE OUT: stdin's warnings, paths and line numbers out: one that moved compares equal
+kbuild_diagnostics() {
+	grep -ahE '(warning|error):|^WARNING:' | sed -E -e "s#$1/##g" -e "s#$2/##g" -e 's#(\.\./)+##g' \
+		-e 's/:[0-9]+(:[0-9]+)?([: ]|$)/\2/g' | LC_ALL=C sort || true
+}
