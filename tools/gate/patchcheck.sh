@@ -161,7 +161,7 @@ kunit_cell() { # N RC: the KUnit cell of patch N from the counts kunit.sh wrote
 
 # the builds start from the patch before the first one checked
 z=$((first - 1))
-git -C "$wt" checkout -q --detach "$( [ "$z" -eq 0 ] && echo "$base" || echo "${commits[$z - 1]}")"
+git -C "$wt" checkout -q --detach "$( [ "$z" -eq 0 ] && echo "$base" || echo "${commits[$z - 1]}")" || die "cannot check out the patch before $first in $wt"
 t=$SECONDS
 build_step "$z"
 [ ${#modes[@]} -eq 0 ] || info "builds before patch $first: $((SECONDS - t))s"
@@ -180,7 +180,7 @@ for i in "${!commits[@]}"; do
 	n=$((i + 1))
 	in_range "$n" || continue
 	c=${commits[$i]}
-	git -C "$wt" checkout -q --detach "$c"
+	git -C "$wt" checkout -q --detach "$c" || die "cannot check out patch $n in $wt"
 	info "patch $n/${#commits[@]}: $(git -C "$wt" log -1 --format=%s "$c")"
 
 	t=$SECONDS
