@@ -376,3 +376,34 @@ stage_run() {
 	grep -qxF '| 1 | block, bfq: first change | ✓ | – | ✓ | ✓ | ✓ | ✓ | ✓ | – | – | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
 	grep -qxF '| 2 | block, bfq: second change | ✓ | – | ✗ | ✓ | ✓ | ✓ | ✓ | – | – | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
 }
+
+@test "patchcheck.sh: the Fixes, Link, kernel-doc and recipients cells each go red on planted bad input" {
+	fake_kernel "$BATS_TEST_TMPDIR/k"
+	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
+	k=$BATS_TEST_TMPDIR/k S=$BATS_TEST_TMPDIR/s
+	git -C "$k" am -q "$S"/patches/*.patch
+	patchcheck_fakes "$k"
+	sed -i 's/exit 1 ;;/exit 0 ;;/' "$k/scripts/checkpatch.pl"
+	# checkpatch's BAD_FIXES_TAG on a Fixes: line that is not "<12+ hex> ("subject")"
+	sed -i '2i case " $* " in *" --types BAD_FIXES_TAG "*) grep -q "^Fixes: [0-9a-f]\\{12\\} (\\"" "$p" || { echo "WARNING:BAD_FIXES_TAG: Please use ..."; exit 1; } ;; esac' "$k/scripts/checkpatch.pl"
+	sed -i '2i for a; do p=$a; done' "$k/scripts/checkpatch.pl"
+	# a kernel-doc that warns about "line nine", which the second patch adds
+	printf '#!/bin/sh\nfor f; do :; done\n! grep -qn "line nine" "$f" || echo "$f:9: warning: bad doc"\n' >"$k/scripts/kernel-doc"
+	# the trailers: the first patch's well-formed, the second's not
+	p1=$S/patches/block-bfq-first-change.patch p2=$S/patches/block-bfq-second-change.patch
+	sed -i '0,/^Signed-off-by:/s//Fixes: 0123456789ab ("block: a thing")\nLink: https:\/\/lore.kernel.org\/r\/x\n&/' "$p1"
+	sed -i '0,/^Signed-off-by:/s//Fixes: 123 (x)\nLink: not a url\n&/' "$p2"
+	# MAINTAINERS-notes records the recipients of the first patch only
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F/tools"
+	echo '| block, bfq: first change | Jens Axboe <axboe@kernel.dk> | linux-block@vger.kernel.org |' >"$F/MAINTAINERS-notes"
+	CHECK_LIGHT=1 BSK_TOP=$F run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 "$S/series" "$BATS_TEST_TMPDIR/log"
+	[ "$status" -ne 0 ]
+	grep -qxF '| 1 | block, bfq: first change | ✓ | – | ✓ | ✓ | ✓ | ✓ |' "$BATS_TEST_TMPDIR/log/checks.md"
+	grep -qxF '| 2 | block, bfq: second change | ✓ | – | ✗ | ✗ | ✗ | ✗ |' "$BATS_TEST_TMPDIR/log/checks.md"
+	[[ "$output" == *"FAIL  block-bfq-second-change.patch Fixes: WARNING:BAD_FIXES_TAG: Please use ..."* ]]
+	[[ "$output" == *"FAIL  block-bfq-second-change.patch Link: not a URL: Link: not a url"* ]]
+	[[ "$output" == *"FAIL  block-bfq-second-change.patch kernel-doc: 1 new warnings"* ]]
+	[[ "$output" == *"FAIL  block-bfq-second-change.patch recipients: MAINTAINERS-notes lacks: | block, bfq: second change |"* ]]
+	grep -qxF -- '- 1 Fixes: 0123456789ab: form checked, not in the history of the base (set FIXES_GIT)' "$BATS_TEST_TMPDIR/log/checks.md"
+}
