@@ -407,3 +407,39 @@ stage_run() {
 	[[ "$output" == *"FAIL  block-bfq-second-change.patch recipients: MAINTAINERS-notes lacks: | block, bfq: second change |"* ]]
 	grep -qxF -- '- 1 Fixes: 0123456789ab: form checked, not in the history of the base (set FIXES_GIT)' "$BATS_TEST_TMPDIR/log/checks.md"
 }
+
+@test "the reverts stage: a fix whose revert fails a case passes only if MAINTAINERS-notes names the case; one that fails none fails" {
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F"
+	cp -r "$TOP/tools" "$F/"
+	# kunit.sh faked: the recorded run with one failed case, unless the fix is in the tree
+	cat >"$F/tools/kunit.sh" <<-'EOT'
+		#!/bin/sh
+		mkdir -p "$KUNIT_OUT"
+		f=failure; ! grep -q fixed "$1/a.c" || f=all_passed
+		cp "$TOP/tests/fixtures/kunit/$f.json" "$KUNIT_OUT/results.json"
+	EOT
+	chmod +x "$F/tools/kunit.sh"
+	export TOP
+	w=$BATS_TEST_TMPDIR/wt
+	git init -q "$w" && echo broken >"$w/a.c"
+	git -C "$w" add a.c && git -C "$w" -c user.name=t -c user.email=t@t commit -qm base && git -C "$w" tag base
+	echo fixed >"$w/a.c"
+	git -C "$w" -c user.name=t -c user.email=t@t commit -qam "block: the fix" -m "Fixes: 0123456789ab (\"x\")"
+	printf 'x.patch\n' >"$BATS_TEST_TMPDIR/series"
+	echo "bfq_inject_limit.bfq_test_inject_limit: no baseline, alone, plug cached before the start (clock fix)" >"$F/MAINTAINERS-notes"
+	run stage_run reverts
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'PASS  without "block: the fix" 1 case(s) fail (mainline)'* ]]
+	[ "$(git -C "$w" rev-parse --abbrev-ref HEAD)" != HEAD ] && [ -z "$(git -C "$w" status --porcelain)" ]
+	# the notes do not name it
+	: >"$F/MAINTAINERS-notes"
+	run stage_run reverts
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"FAIL  MAINTAINERS-notes names every case that fails without \"block: the fix\""* ]]
+	# a fix whose revert fails nothing, and no blktests test named for it
+	sed -i 's/! grep -q fixed/grep -q nothing/' "$F/tools/kunit.sh"
+	run stage_run reverts
+	[ "$status" -ne 0 ]
+	[[ "$output" == *'FAIL  without "block: the fix" a case fails (mainline)'* ]]
+}
