@@ -443,3 +443,40 @@ stage_run() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *'FAIL  without "block: the fix" a case fails (mainline)'* ]]
 }
+
+@test "the nfc stage: each 'No functional change' patch, and the tests' commit up to the last patch before the RFC, go to objcheck.sh" {
+	F=$BATS_TEST_TMPDIR/top
+	mkdir -p "$F"
+	cp -r "$TOP/tools" "$F/"
+	printf '#!/bin/sh\necho "objcheck $NFC_CONFIGS|$NFC_KUNIT|$(git -C "$1" log -1 --format=%%s "$2")..$(git -C "$1" log -1 --format=%%s "$3")"\n' >"$F/tools/gate/objcheck.sh"
+	w=$BATS_TEST_TMPDIR/wt
+	git init -q "$w" && echo a >"$w/a.c" && git -C "$w" add a.c
+	c() { git -C "$w" -c user.name=t -c user.email=t@t commit -qam "$@"; }
+	c base && git -C "$w" tag base
+	echo b >"$w/a.c" && c "a: rename" -m "No functional change."
+	mkdir -p "$w/block/tests" && echo t >"$w/block/tests/x.c" && git -C "$w" add block/tests && c "tests: add"
+	echo c >"$w/a.c" && c "a: change"
+	echo d >"$w/a.c" && c "rfc: inline"
+	printf '# thread x: y\na.patch\nt.patch\nc.patch\n# thread rfc: z\nr.patch\n' >"$BATS_TEST_TMPDIR/series"
+	CHECK_LIGHT=0 run stage_run_series nfc "$BATS_TEST_TMPDIR/series"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"objcheck ||base..a: rename"* ]]
+	[[ "$output" == *"PASS  same object code (tiny, bench, distro configs): a: rename (mainline)"* ]]
+	[[ "$output" == *"objcheck tiny distro|m y|a: rename..a: change"* ]]
+	[ "$(grep -c '^objcheck' <<<"$output")" -eq 2 ]
+}
+
+# stage_run_series NAME SERIES: stage_run with a series file
+stage_run_series() {
+	(
+		cd "$F" || exit
+		BSK_TOP=$F BSK_STAGE_T0=$SECONDS BASE=mainline
+		# shellcheck source=../tools/lib/common.sh
+		. tools/lib/common.sh
+		step() { "$@"; }
+		# shellcheck source=/dev/null
+		. "tools/gate/stages/$1.sh"
+		run "$BATS_TEST_TMPDIR/wt" base "$2" "$BATS_TEST_TMPDIR"
+		results_end
+	)
+}
