@@ -38,8 +38,7 @@ for p in $(seq "$passes"); do
 		tag=$(echo "$spec" | tr ':=' '--')-$p
 		S3_DIR=$mnt S3_CREATE=0 fio --output-format=json --output="$out/$tag.json" "$job"
 		echo 0 >$tr/tracing_on
-		awk '$1 == "overrun:" && $2 != 0 { o = 1 } END { exit o }' $tr/per_cpu/cpu*/stats ||
-			{ echo "s3-trace: $tag: a trace buffer overran" >&2; exit 1; }
+		awk '$1 == "overrun:" && $2 { o = 1 } END { exit o }' $tr/per_cpu/cpu*/stats || { echo "s3-trace: $tag: a buffer overran" >&2; exit 1; }
 		cat $tr/trace >"$out/$tag.trace"
 		echo 0 >/sys/block/"$dev"/trace/enable
 		echo nop >$tr/current_tracer
