@@ -25,6 +25,9 @@ setup() {
 	export BSK_WARN_DIR=$BATS_TEST_TMPDIR/w
 	run "$TOP/tools/gate/warnlog.sh" sparse sh -c 'echo "s: warning: y" >&2' -- -D__x block/b.c
 	[ "$(cat "$BSK_WARN_DIR/sparse/block%b.c")" = "s: warning: y" ]
+	# kbuild's real CHECK line with O=: the source's absolute path in srctree
+	BSK_WARN_TREE=/src/linux run "$TOP/tools/gate/warnlog.sh" sparse sh -c 'echo "s: warning: z" >&2' -- -D__x /src/linux/block/c.c
+	[ "$(cat "$BSK_WARN_DIR/sparse/block%c.c")" = "s: warning: z" ]
 	run "$TOP/tools/gate/warnlog.sh" cc sh -c 'echo probe >&2' -- -o /tmp/x.o
 	[ "$output" = probe ]
 	[ ! -e "$BSK_WARN_DIR/cc/%tmp%x.o" ]

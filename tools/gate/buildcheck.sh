@@ -28,7 +28,7 @@ fi
 out=$BSK_CACHE/build/${BSK_BUILD_NAME:-$(basename "$tree")}-x86_64-w1-$mode
 need_space 2048 "$BSK_CACHE"
 mkdir -p "$out"
-export BSK_WARN_DIR=$out/.bsk-warn
+BSK_WARN_TREE=$(cd "$tree" && pwd -P) && export BSK_WARN_DIR=$out/.bsk-warn BSK_WARN_TREE
 [ "$mode" = t ] || rm -rf "$BSK_WARN_DIR/sparse"
 kmake() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 "${tc[@]}" \
