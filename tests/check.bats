@@ -260,7 +260,7 @@ patchcheck_fakes() {
 	[[ "$output" == *"within 1-6 (series-6.12)" ]]
 }
 
-# stage_run NAME: check.sh's part for one stage of the tools copied to $F
+# stage_run NAME [SERIES]: check.sh's part for one stage of the tools copied to $F
 # (common.sh, step, the stage file), its run on a fake tree, then the counts
 stage_run() {
 	(
@@ -271,7 +271,7 @@ stage_run() {
 		step() { "$@"; }
 		# shellcheck source=/dev/null
 		. "tools/gate/stages/$1.sh"
-		run "$BATS_TEST_TMPDIR/wt" base series "$BATS_TEST_TMPDIR"
+		run "$BATS_TEST_TMPDIR/wt" base "${2:-series}" "$BATS_TEST_TMPDIR"
 		results_end
 	)
 }
@@ -458,25 +458,10 @@ stage_run() {
 	echo c >"$w/a.c" && c "a: change"
 	echo d >"$w/a.c" && c "rfc: inline"
 	printf '# thread x: y\na.patch\nt.patch\nc.patch\n# thread rfc: z\nr.patch\n' >"$BATS_TEST_TMPDIR/series"
-	CHECK_LIGHT=0 run stage_run_series nfc "$BATS_TEST_TMPDIR/series"
+	CHECK_LIGHT=0 run stage_run nfc "$BATS_TEST_TMPDIR/series"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"objcheck ||base..a: rename"* ]]
 	[[ "$output" == *"PASS  same object code (tiny, bench, distro configs): a: rename (mainline)"* ]]
 	[[ "$output" == *"objcheck tiny distro|m y|a: rename..a: change"* ]]
 	[ "$(grep -c '^objcheck' <<<"$output")" -eq 2 ]
-}
-
-# stage_run_series NAME SERIES: stage_run with a series file
-stage_run_series() {
-	(
-		cd "$F" || exit
-		BSK_TOP=$F BSK_STAGE_T0=$SECONDS BASE=mainline
-		# shellcheck source=../tools/lib/common.sh
-		. tools/lib/common.sh
-		step() { "$@"; }
-		# shellcheck source=/dev/null
-		. "tools/gate/stages/$1.sh"
-		run "$BATS_TEST_TMPDIR/wt" base "$2" "$BATS_TEST_TMPDIR"
-		results_end
-	)
 }
