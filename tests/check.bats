@@ -122,11 +122,16 @@ setup() {
 	run ! test -d "$BSK_CACHE/work"
 }
 
-@test "patchcheck.sh: PATCHES out of the series' range or malformed is one error line" {
-	fake_kernel "$BATS_TEST_TMPDIR/k"
-	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
+# applied_tree: a fake kernel $k with the fake series of $BATS_TEST_TMPDIR/s applied
+applied_tree() {
 	k=$BATS_TEST_TMPDIR/k
+	fake_kernel "$k"
+	fake_series "$k" "$BATS_TEST_TMPDIR/s"
 	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
+}
+
+@test "patchcheck.sh: PATCHES out of the series' range or malformed is one error line" {
+	applied_tree
 	for r in 3 0-1 2-1 x 1-; do
 		PATCHES=$r run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 "$BATS_TEST_TMPDIR/s/series" "$BATS_TEST_TMPDIR/log"
 		[ "$status" -ne 0 ]
@@ -158,10 +163,7 @@ setup() {
 }
 
 @test "patchcheck.sh on TERM: its background builds are stopped and waited for, then the branch is checked out" {
-	fake_kernel "$BATS_TEST_TMPDIR/k"
-	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
-	k=$BATS_TEST_TMPDIR/k
-	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
+	applied_tree
 	# A BSK_TOP whose x86_64 builds never end: each notes where the tree
 	# was when it was stopped.
 	F=$BATS_TEST_TMPDIR/top
@@ -216,10 +218,7 @@ patchcheck_fakes() {
 }
 
 @test "patchcheck.sh: a red cell planted by a fake checkpatch shows in the table and the totals" {
-	fake_kernel "$BATS_TEST_TMPDIR/k"
-	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
-	k=$BATS_TEST_TMPDIR/k
-	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
+	applied_tree
 	patchcheck_fakes "$k"
 	mkdir -p "$BATS_TEST_TMPDIR/top/tools"
 	CHECK_LIGHT=1 BSK_TOP=$BATS_TEST_TMPDIR/top run "$TOP/tools/gate/patchcheck.sh" "$k" v7.3.4 \
@@ -346,10 +345,7 @@ stage_run() {
 }
 
 @test "patchcheck.sh: a warning new at a patch turns its build cell red, one the patch before had stays green" {
-	fake_kernel "$BATS_TEST_TMPDIR/k"
-	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
-	k=$BATS_TEST_TMPDIR/k
-	git -C "$k" am -q "$BATS_TEST_TMPDIR"/s/patches/*.patch
+	applied_tree
 	patchcheck_fakes "$k"
 	sed -i 's/exit 1 ;;/exit 0 ;;/' "$k/scripts/checkpatch.pl"
 	# builds whose diagnostics (as buildcheck.sh writes them) are an old
@@ -378,10 +374,8 @@ stage_run() {
 }
 
 @test "patchcheck.sh: the Fixes, Link, kernel-doc and recipients cells each go red on planted bad input" {
-	fake_kernel "$BATS_TEST_TMPDIR/k"
-	fake_series "$BATS_TEST_TMPDIR/k" "$BATS_TEST_TMPDIR/s"
-	k=$BATS_TEST_TMPDIR/k S=$BATS_TEST_TMPDIR/s
-	git -C "$k" am -q "$S"/patches/*.patch
+	applied_tree
+	S=$BATS_TEST_TMPDIR/s
 	patchcheck_fakes "$k"
 	sed -i 's/exit 1 ;;/exit 0 ;;/' "$k/scripts/checkpatch.pl"
 	# checkpatch's BAD_FIXES_TAG on a Fixes: line that is not "<12+ hex> ("subject")"
