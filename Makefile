@@ -63,8 +63,8 @@
 #                       make lava: the kunit/matrix lines; a lab's device
 #                       type and where it fetches the kernels ({name})
 
-BASE ?=
-export STAGES PATCHES ARCHES COVERAGE_OUT BASE KERNEL KERNEL_BASE ARCH BSK_CACHE KUNIT_FILTER SEND_OUT FROM REV S RUNS BENCH_OUT ICOUNT ICOUNT_COUNT ICOUNT_OUT ICOUNT_PROFILE STRESS_SECONDS STRESS_OUT KUNIT_TOPOLOGY LAVA_ROWS LAVA_DEVICE_TYPE LAVA_KERNEL_URL LAVA_DTB_URL LAVA_BOOT_METHOD BLKTESTS BLKTESTS_TESTS BLKTESTS_TIMEOUT BLKTESTS_OUT BLKTESTS_BOOT_LIMIT PASSES SPECS TRACE_OUT TRACE_RAW SLOW_SECONDS KUNIT_DEBUG CHECK_STRESS_SECONDS HWBENCH_SECONDS HWBENCH_RUNS HWBENCH_JOBS HWBENCH_NUMJOBS HWBENCH_SCHEDULERS HWBENCH_DESTROY HWBENCH_OUT
+# No export: make hands a recipe the variables of its command line and of
+# the environment, and each tool reads its own (docs/reference.md).
 
 DEPS := base build $(if $(filter x86_64,$(or $(ARCH),x86_64)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
@@ -149,8 +149,6 @@ mutate:
 	@tools/apply.sh >/dev/null
 	@tools/mutate.sh
 
+# The gate's tools stage (shellcheck, bats), the one definition of both.
 test-tools:
-	@tools/env/deps.sh check
-	@shellcheck tools/*.sh tools/*/*.sh tests/*.bash .ci/run
-	@shellcheck -S warning tests/*.bats
-	@bats tests/
+	@STAGES=tools tools/check.sh

@@ -48,7 +48,10 @@ setup() {
 	[ ! -e "$BSK_CACHE/work" ]
 }
 
-@test "apply then refresh gives byte-identical patches and series" {
+@test "apply then refresh gives byte-identical patches and series, a patch's trailing comment kept" {
+	# a note after a patch's name (the reverts stage's "# blktests: T")
+	sed -i '0,/\.patch$/s/\.patch$/.patch # blktests: block\/048/' "$T/series"
+	grep -q '\.patch # blktests: block/048$' "$T/series"
 	cp -r "$T" "$BATS_TEST_TMPDIR/orig"
 	run "$TOP/tools/apply.sh" "$T/series"
 	[ "$status" -eq 0 ]

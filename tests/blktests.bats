@@ -2,7 +2,7 @@
 # blktests.sh: bad input gets one error line before anything is fetched
 # or built; tools/env/blktests-tree.sh copies blktests and applies
 # patches/blktests/series, and lint-series.sh takes that as a series of its
-# own; tools/lib/blktests.awk reads blktests' output as recorded;
+# own; tools/lib/blktests.awk reads a recorded run (result files, console);
 # tools/env/fio.sh takes a fio new enough before it builds one.
 
 load helper
@@ -54,7 +54,7 @@ setup() {
 # This repository's patches to blktests (patches/blktests/series), and the
 # blktests snapshot beside it that make blktests copies them onto.
 BSERIES=$TOP/patches/blktests/series
-SNAPSHOT=$TOP/../shared/blktests
+SNAPSHOT=${BLKTESTS:-$TOP/../shared/blktests} # make blktests's tree
 
 # added_files SERIES: the files the patches of SERIES create or change.
 added_files() {
@@ -65,7 +65,7 @@ added_files() {
 }
 
 @test "blktests-tree: patches/blktests/series applies to a copy of the snapshot, which is left as it was" {
-	[ -x "$SNAPSHOT/check" ] || skip "no blktests snapshot at $SNAPSHOT"
+	[ -x "$SNAPSHOT/check" ] || skip "no blktests snapshot at $SNAPSHOT (set BLKTESTS=)"
 	[ -s "$BSERIES" ]
 	touch "$BATS_TEST_TMPDIR/stamp"
 	run "$TOP/tools/env/blktests-tree.sh" "$SNAPSHOT" "$BATS_TEST_TMPDIR/tree"
@@ -185,65 +185,94 @@ PATCH
 	[[ "$output" == *"$T/patches/blktests/series lists gone.patch but $T/patches/blktests/gone.patch does not exist"* ]]
 }
 
-# The fixtures are blktests' own output, as tools/vm/blktests.sh recorded
-# it: nvme-7.3.4.txt a whole run of the block group on the 7.3.4 base
-# (2026-12-04, 2 CPUs), virtio-blk-cut-off.txt a run that hung in
-# block/011 and was killed.
+# The fixture is a real run, recorded by make blktests (2026-12-07,
+# BLKTESTS_TESTS="block/002 block/041 block/048 zbd/009", base and series):
+# run/<kernel>-results/ as blktests' check -o wrote them, run/<kernel>.txt its
+# console. block/048 fails on the base; block/041 runs on scratch-md alone.
 
-@test "blktests.awk: counts a recorded run as blktests printed it" {
-	f=$FIX/nvme-7.3.4.txt
-	run awk -v names=base -v what=counts -f "$AWK" "$f"
+# bt WHAT KERNEL...: blktests.awk's WHAT of those kernels in RUN (default the fixture), as make blktests gives them
+bt() {
+	local what=$1 k files=()
+	shift
+	for k; do
+		mapfile -t -O "${#files[@]}" files < <(cd "${RUN:-$FIX/run}" && find "$k-results" -type f -regex '.*/[0-9][0-9][0-9]' | sort)
+		files+=("$k.txt")
+	done
+	(cd "${RUN:-$FIX/run}" && gawk -v what="$what" -v names="$*" -v expect="${EXPECT:-}" -f "$AWK" "${files[@]}")
+}
+
+# copy: the fixture in $BATS_TEST_TMPDIR/run, to change
+copy() { cp -r "$FIX/run" "$BATS_TEST_TMPDIR/run"; RUN=$BATS_TEST_TMPDIR/run; }
+
+@test "blktests.awk: counts a recorded run from blktests' result files, as they say" {
+	run bt counts base series
 	[ "$status" -eq 0 ]
-	p=$(grep -cE '\[passed\]$' "$f")
-	x=$(grep -cE '\[failed\]$' "$f")
-	s=$(grep -cE '\[not run\]$' "$f")
-	[ "$output" = "base passed $p failed $x notrun $s absent 0 finished 1" ]
-	[ "$x" -gt 0 ] && [ "$s" -gt 0 ]
+	for k in base series; do
+		p=$(grep -rhx $'status\tpass' "$FIX/run/$k-results" | wc -l)
+		x=$(grep -rhx $'status\tfail' "$FIX/run/$k-results" | wc -l)
+		s=$(grep -rhx $'status\tnot run' "$FIX/run/$k-results" | wc -l)
+		[[ "$output" == *"$k passed $p failed $x notrun $s absent 0 finished 1"* ]]
+	done
+	[ "${lines[0]}" = "base passed 2 failed 1 notrun 3 absent 0 finished 1" ]
+}
+
+@test "blktests.awk: the status is the result file's, not the console's; a test with no result file is the console's not run" {
+	copy
+	# the console says block/048 passed on the base: its result file says fail
+	sed -i 's/^\(block\/048 .*\)\[failed\]$/\1[passed]/' "$RUN/base.txt"
+	grep -q '^block/048 .*\[passed\]$' "$RUN/base.txt"
+	rm "$RUN/base-results/nodev/zbd/009"
+	run bt table base
+	[[ "$output" == *"| block/048 | check scheduler tags stay within async_depth after a switch | failed |"* ]]
+	[[ "$output" == *"| zbd/009 | test gap zone support with BTRFS | not run | driver btrfs is not available; command mkfs.btrfs is not available |"* ]]
 }
 
 @test "blktests.awk: the reasons are blktests' lines, the changed lines of a failure's diff" {
-	run awk -v names="base series" -v what=table -f "$AWK" "$FIX/nvme-7.3.4.txt" "$FIX/nvme-7.3.4.txt"
+	run bt table base series
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"| block/041 => nvme0n1 | io_uring read with PI metadata buffer on block device | not run | not run | fio version is older than 3.40.0 |"* ]]
-	[[ "$output" == *"| block/024 | do I/O faster than a jiffy and check iostats times | failed | failed | -write 3 s; +write 4 s |"* ]]
+	[[ "$output" == *"| block/041 => scratch | io_uring read with PI metadata buffer on block device | not run | not run | /dev/scratch does not have metadata |"* ]]
+	[[ "$output" == *"| block/041 => scratch-md | io_uring read with PI metadata buffer on block device | passed | passed |  |"* ]]
+	[[ "$output" == *"| block/048 | check scheduler tags stay within async_depth after a switch | failed | passed | base: -none -> bfq: scheduler tags in use within async_depth; "*"+none -> bfq: 256 scheduler tags in use, async_depth 192; "* ]]
 	# a stats line ("runtime ... 5.364s") is not a reason
 	run grep -c 'runtime' <<<"$output"
 	[ "$output" = 0 ]
 }
 
 @test "blktests.awk: a test passed on base and failed on series is named; the same run twice names none" {
-	run awk -v names="base series" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$FIX/nvme-7.3.4.txt"
+	run bt new series series
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
-	# block/047 as a failure on the series, the way check prints one
-	sed '/^block\/047 .*\[passed\]$/{s/\[passed\]$/[failed]/;a\
-    exited with status 1
-}' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
-	run awk -v names="base series" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
+	copy
+	sed -i 's/^status\tpass$/status\tfail/' "$RUN/series-results/nodev/block/002"
+	run bt new base series
 	[ "$status" -eq 0 ]
-	[ "$output" = "block/047: passed -> failed (exited with status 1)" ]
+	[ "$output" = "block/002: passed -> failed ()" ]
 }
 
 @test "blktests.awk: a run cut off is said to be, and the tests after it are absent" {
-	exp=$(printf 'block/%03d ' 1 2 3 4 5 6 7 8 9 10 11 12)
-	run awk -v names=base -v expect="$exp" -v what=counts -f "$AWK" "$FIX/virtio-blk-cut-off.txt"
+	copy
+	sed -i '/^blktests: exit /d; /^block\/048 /,$d' "$RUN/series.txt"
+	rm "$RUN/series-results/nodev/block/048" "$RUN/series-results/nodev/zbd/009"
+	EXPECT="block/002 block/041 block/048 zbd/009" run bt counts series
 	[ "$status" -eq 0 ]
-	[ "$output" = "base passed 10 failed 0 notrun 0 absent 2 finished 0" ]
-	run awk -v names=base -v expect="$exp" -v what=table -f "$AWK" "$FIX/virtio-blk-cut-off.txt"
-	# one kernel: one column
-	[[ "$output" == *"| block/011 |  | absent |  |"* ]]
-	[[ "$output" == *'base: 10 passed, 0 failed, 0 not run, 2 absent (cut off: no "blktests: exit" line)'* ]]
+	[ "$output" = "series passed 2 failed 0 notrun 2 absent 2 finished 0" ]
+	EXPECT="block/002 block/041 block/048 zbd/009" run bt table series
+	[[ "$output" == *"| block/048 |  | absent |  |"* ]]
+	[[ "$output" == *'series: 2 passed, 0 failed, 2 not run, 2 absent (cut off: no "blktests: exit" line)'* ]]
 }
 
 @test "blktests.awk: a test passed on base and absent or skipped on series is named too" {
-	grep -v '^block/047 ' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
-	exp=$(printf 'block/%03d ' 45 46 47)
-	run awk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
+	copy
+	rm "$RUN/series-results/nodev/block/002"
+	sed -i '/^block\/002 /d' "$RUN/series.txt"
+	EXPECT="block/002 block/048" run bt new base series
 	[ "$status" -eq 0 ]
-	[ "$output" = "block/047: passed -> absent ()" ]
-	sed 's/^\(block\/046 .*\)\[passed\]$/\1[not run]/' "$FIX/nvme-7.3.4.txt" >"$BATS_TEST_TMPDIR/series.txt"
-	run awk -v names="base series" -v expect="$exp" -v what=new -f "$AWK" "$FIX/nvme-7.3.4.txt" "$BATS_TEST_TMPDIR/series.txt"
-	[ "$output" = "block/046: passed -> not run ()" ]
+	[ "$output" = "block/002: passed -> absent ()" ]
+	copy_status() { sed -i "s/^status\t.*/status\t$2/" "$RUN/$1"; }
+	rm -rf "$RUN" && copy
+	copy_status series-results/nodev/block/002 "not run"
+	run bt new base series
+	[ "$output" = "block/002: passed -> not run ()" ]
 }
 
 # fake_fio DIR VERSION: a fio on DIR that prints "fio-VERSION"

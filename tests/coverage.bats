@@ -55,7 +55,7 @@ cov() {
 
 @test "coverage: a line not run and a branch taken one way, without a reason, fail" {
 	info 0 -
-	run cov
+	run -1 cov
 	[[ "$output" == *"| fn_a | block/x.c:6-11 | 2/3 | 1/2 | 10 | 8 |"* ]]
 	[ "${lines[-1]}" = "0 passed, 1 failed" ]
 }
@@ -63,7 +63,7 @@ cov() {
 @test "coverage: a gap with its reason in the exceptions passes, marked and explained" {
 	info 0 -
 	printf 'fn_a\treturn 2;\tonly x = 0 gets here\nfn_a\tif (x)\tno case passes 0\n' >>"$BATS_TEST_TMPDIR/exc"
-	run cov
+	run -0 cov
 	[[ "$output" == *"| fn_a | block/x.c:6-11 | 2/3 | 1/2 | 10† | 8† |"* ]]
 	[[ "$output" == *"- fn_a, line 10: only x = 0 gets here"* ]]
 	[ "${lines[-1]}" = "1 passed, 0 failed" ]
@@ -72,7 +72,7 @@ cov() {
 @test "coverage: an exception for a gap that is gone fails" {
 	info 1 1
 	printf 'fn_a\treturn 2;\tonly x = 0 gets here\n' >>"$BATS_TEST_TMPDIR/exc"
-	run cov
+	run -1 cov
 	[[ "$output" == *"- unused exception (no such gap any more): fn_a: return 2;"* ]]
 	[ "${lines[-1]}" = "1 passed, 1 failed" ]
 }
@@ -86,4 +86,14 @@ cov() {
 	run ! cov
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "${lines[0]}" == "coverage.sh: error: $BATS_TEST_TMPDIR/exc:2: want FUNCTION<TAB>SOURCE LINE<TAB>REASON" ]]
+}
+
+@test "coverage: the committed run's lcov data reads back to its table (the merge hash's rows)" {
+	# tests/fixtures/coverage: block/elevator.c of linux-source 7.3.4 to the
+	# last function read (the series leaves the file as it is)
+	f=block/elevator.c
+	run python3 "$TOP/tools/lib/coverage.py" "$TOP/tests/fixtures/coverage" "$TOP/results/coverage/coverage.info" \
+		"$TOP/kunit/coverage-exceptions" "$f:__elv_rqhash_del" "$f:elv_rqhash_del" "$f:elv_rqhash_add" \
+		"$f:elv_rqhash_reposition" "$f:elv_rqhash_find"
+	[ "$(grep '^| [_a-z]*elv_rqhash' <<<"$output")" = "$(grep '^| [_a-z]*elv_rqhash' "$TOP/results/coverage/summary.md")" ]
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # kunit.sh: what it passes to kunit.py and how it turns kunit.py's result
-# (its --json file) into the "N passed, N failed" line.  kunit.py is faked.
+# (its --json file) into the "N passed, N failed" line.  kunit.py is faked;
+# the --json it writes is a recorded one (tests/fixtures/kunit).
 
 load helper
 bats_require_minimum_version 1.5.0
@@ -11,33 +12,24 @@ setup() {
 	mkdir -p "$K/block/tests" "$K/tools/testing/kunit"
 	echo CONFIG_KUNIT=y >"$K/block/tests/.kunitconfig"
 	cat >"$K/tools/testing/kunit/kunit.py" <<'EOS'
-import json, os, sys
+import os, shutil, sys
 print("ARGS " + " ".join(sys.argv[1:]))
 build = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--build_dir=")][0]
 open(os.path.join(build, "test.log"), "w").write("KTAP version 1\n" + os.environ.get("FAKE_KUNIT_LOG", ""))
 print(os.environ.get("FAKE_KUNIT_OUT", ""))
-# FAKE_KUNIT_COUNTS="passed failed crashed skipped errors": the --json
-# file kunit.py writes after a run (none without it: build failure)
-counts = os.environ.get("FAKE_KUNIT_COUNTS")
+# FAKE_KUNIT_JSON=NAME: the --json of a recorded run, tests/fixtures/kunit/NAME.json
+# (none without it: a build failure)
 js = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--json=")]
-if counts and js:
-    p, f, c, sk, e = map(int, counts.split())
-    sts = ["PASS"] * p + ["FAIL"] * f + ["ERROR"] * (c + e) + ["SKIP"] * sk
-    cases = [{"name": "t%d" % i, "status": st} for i, st in enumerate(sts)]
-    # a suite of parameterized cases is a sub_group, as kunit.py writes it
-    half = len(cases) // 2
-    suite = {"name": "s", "test_cases": cases[:half],
-             "sub_groups": [{"name": "p", "sub_groups": [], "test_cases": cases[half:]}]}
-    open(js[0], "w").write(json.dumps({"name": "KUnit Test Group", "sub_groups": [suite], "test_cases": []}))
+if os.environ.get("FAKE_KUNIT_JSON") and js:
+    shutil.copy(os.environ["TOP"] + "/tests/fixtures/kunit/" + os.environ["FAKE_KUNIT_JSON"] + ".json", js[0])
 sys.exit(int(os.environ.get("FAKE_KUNIT_RC", "0")))
 EOS
 }
 
 @test "all passed: last line N passed, 0 failed; KTAP and JSON paths kept" {
-	FAKE_KUNIT_COUNTS="22 0 0 0 0" \
-		run "$TOP/tools/kunit.sh" "$K"
+	FAKE_KUNIT_JSON=all_passed run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "22 passed, 0 failed, 0 skipped" ]
+	[ "${lines[-1]}" = "25 passed, 0 failed, 0 skipped" ]
 	[[ "$output" == *"--kunitconfig=block/tests"* ]]
 	[[ "$output" == *"--json=$BSK_CACHE/runs/"*"/results.json"* ]]
 	# by default x86_64 under QEMU, two sockets of two CPUs
@@ -47,20 +39,26 @@ EOS
 }
 
 @test "the counts are kunit.py's JSON, not its text; skips are neither" {
-	FAKE_KUNIT_OUT="Testing complete. Ran 99 tests: passed: 99" FAKE_KUNIT_COUNTS="3 1 0 2 0" \
+	FAKE_KUNIT_OUT="Testing complete. Ran 99 tests: passed: 99" FAKE_KUNIT_JSON=failure \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "3 passed, 1 failed, 2 skipped" ]
-	FAKE_KUNIT_COUNTS="3 0 0 2 1" run "$TOP/tools/kunit.sh" "$K"
+	[ "${lines[-1]}" = "53 passed, 1 failed, 4 skipped" ]
+	# nothing passed: a failure, whatever skipped
+	FAKE_KUNIT_JSON=param_all_skipped run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "3 passed, 1 failed, 2 skipped" ]
+	[ "${lines[-1]}" = "0 passed, 1 failed, 9 skipped" ]
 }
 
 @test "failures and crashes count as failed" {
-	FAKE_KUNIT_RC=1 FAKE_KUNIT_COUNTS="6 2 1 0 0" \
-		run "$TOP/tools/kunit.sh" "$K"
+	FAKE_KUNIT_RC=1 FAKE_KUNIT_JSON=crash run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "6 passed, 3 failed, 0 skipped" ]
+	[ "${lines[-1]}" = "22 passed, 3 failed, 0 skipped" ]
+}
+
+@test "kunit.py's non-zero status is a failure, even with a JSON of passes only" {
+	FAKE_KUNIT_RC=1 FAKE_KUNIT_JSON=all_passed run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -ne 0 ]
+	[ "${lines[-1]}" = "25 passed, 1 failed, 0 skipped" ]
 }
 
 @test "a build failure (no result line) is a failure, not a pass" {
@@ -71,13 +69,23 @@ EOS
 }
 
 @test "no tests run is a failure" {
-	FAKE_KUNIT_COUNTS="0 0 0 0 0" run "$TOP/tools/kunit.sh" "$K"
+	FAKE_KUNIT_JSON=no_results run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
 	[ "${lines[-1]}" = "0 passed, 1 failed, 0 skipped" ]
 }
 
+@test "KUNIT_OUT=dir: the run goes there; a results.json left in it is no result" {
+	O=$BATS_TEST_TMPDIR/out
+	KUNIT_OUT=$O FAKE_KUNIT_JSON=all_passed run "$TOP/tools/kunit.sh" "$K"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--json=$O/results.json"* ]]
+	[ -f "$O/kunit.log" ] && [ -f "$O/ktap.log" ] && [ -f "$O/results.json" ]
+	KUNIT_OUT=$O FAKE_KUNIT_RC=1 run "$TOP/tools/kunit.sh" "$K"
+	[ "${lines[-1]}" = "0 passed, 1 failed, 0 skipped" ]
+}
+
 @test "ARCH=x86_64 adds the SMP kunitconfig and two sockets of two CPUs" {
-	ARCH=x86_64 FAKE_KUNIT_COUNTS="1 0 0 0 0" \
+	ARCH=x86_64 FAKE_KUNIT_JSON=all_passed \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--arch=x86_64"* ]]
@@ -93,7 +101,7 @@ EOS
 		printf '#!/bin/sh\nexit 0\n' >"$P/$c"
 		chmod +x "$P/$c"
 	done
-	ARCH=arm64 KUNIT_TOPOLOGY=arm64-clusters FAKE_KUNIT_COUNTS="1 0 0 0 0" PATH=$PATH:$P \
+	ARCH=arm64 KUNIT_TOPOLOGY=arm64-clusters FAKE_KUNIT_JSON=all_passed PATH=$PATH:$P \
 		run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--qemu_args -smp 4,sockets=1,clusters=2,cores=2"* ]]
@@ -152,10 +160,9 @@ EOS
 	printf '#!/bin/sh\necho "QEMU $*"\n' >"$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
 	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
 	cat >"$K/tools/testing/kunit/kunit.py" <<'EOS'
-import json, subprocess, sys
+import os, shutil, subprocess, sys
 subprocess.run(["qemu-system-x86_64", "-nodefaults", "-accel", "kvm", "-accel", "hvf", "-accel", "tcg", "-smp", "4"])
-res = {"name": "KUnit Test Group", "sub_groups": [], "test_cases": [{"name": "t", "status": "PASS"}]}
-open([a[7:] for a in sys.argv if a.startswith("--json=")][0], "w").write(json.dumps(res))
+shutil.copy(os.environ["TOP"] + "/tests/fixtures/kunit/all_passed.json", [a[7:] for a in sys.argv if a.startswith("--json=")][0])
 EOS
 	ARCH=x86_64 run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
@@ -167,22 +174,22 @@ EOS
 # debug_mode MODE FRAGMENTS REPORT...: KUNIT_DEBUG=MODE adds FRAGMENTS and
 # its own build dir; a clean log passes, and each REPORT in it fails the run.
 debug_mode() {
-	local mode=$1 frags=$2 report ok="5 0 0 0 0"
+	local mode=$1 frags=$2 report ok=all_passed
 	shift 2
-	KUNIT_DEBUG=$mode FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+	KUNIT_DEBUG=$mode FAKE_KUNIT_JSON=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$frags"* ]]
 	[[ "$output" == *"--build_dir=$BSK_CACHE/build/linux-x86_64-${mode/1/debug}"* ]]
 	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
-	[ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ]
+	[ "${lines[-1]}" = "25 passed, 0 failed, 0 skipped" ]
 	for report in "$@"; do
-		KUNIT_DEBUG=$mode FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+		KUNIT_DEBUG=$mode FAKE_KUNIT_JSON=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 $report
 " run "$TOP/tools/kunit.sh" "$K"
 		[ "$status" -ne 0 ]
 		[[ "$output" == *"$report"* ]]
-		[ "${lines[-1]}" = "5 passed, 1 failed, 0 skipped" ]
+		[ "${lines[-1]}" = "25 passed, 1 failed, 0 skipped" ]
 	done
 }
 
@@ -206,11 +213,11 @@ $report
 }
 
 @test "without KUNIT_DEBUG the kernel log is not read for splats" {
-	FAKE_KUNIT_COUNTS="5 0 0 0 0" \
+	FAKE_KUNIT_JSON=all_passed \
 		FAKE_KUNIT_LOG="WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:1005 um_pci_init+0xc7/0xd4
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ]
+	[ "${lines[-1]}" = "25 passed, 0 failed, 0 skipped" ]
 	[[ "$output" != *"--kunitconfig=$TOP/configs/debug.config"* ]]
 }
 
@@ -219,20 +226,20 @@ $report
 	mkdir -p "$V/arch/x86/boot"
 	: >"$V/arch/x86/boot/bzImage"
 	echo CONFIG_KUNIT=y >"$V/.config"
-	ok="5 0 0 0 0"
-	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+	ok=all_passed
+	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_JSON=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"ARGS exec --build_dir=$V --arch=x86_64 --kunitconfig=block/tests --kernel_args kunit.autorun=1 --json="* ]]
 	[[ "$output" == *"--qemu_args -smp 4,sockets=2,cores=2"* ]]
 	[[ "$output" != *"--make_options"* && "$output" != *"--jobs"* ]]
 	[[ "$output" == *"no sanitizer report in the kernel log"* ]]
-	[ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ]
-	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_COUNTS=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
+	[ "${lines[-1]}" = "25 passed, 0 failed, 0 skipped" ]
+	KUNIT_KERNEL=$V ARCH=x86_64 KUNIT_DEBUG=1 FAKE_KUNIT_JSON=$ok FAKE_KUNIT_LOG="ok 1 blk_suite
 BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 " run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -ne 0 ]
-	[ "${lines[-1]}" = "5 passed, 1 failed, 0 skipped" ]
+	[ "${lines[-1]}" = "25 passed, 1 failed, 0 skipped" ]
 }
 
 @test "KUNIT_KERNEL: not x86_64, no bzImage, or no KUnit in it: one error line" {
@@ -253,13 +260,13 @@ BUG: KASAN: slab-out-of-bounds in bfq_update_hw_tag+0x1c/0x80
 
 @test "UML with two CPUs where the tree's UML has SMP, and only there" {
 	export ARCH=um
-	FAKE_KUNIT_COUNTS="1 0 0 0 0" run "$TOP/tools/kunit.sh" "$K"
+	FAKE_KUNIT_JSON=all_passed run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"ncpus=2"* ]]
 	[[ "$output" != *"um-smp.kunitconfig"* ]]
 	mkdir -p "$K/arch/um"
 	printf 'config SMP\n\tbool "Symmetric multi-processing support"\n' >"$K/arch/um/Kconfig"
-	FAKE_KUNIT_COUNTS="1 0 0 0 0" run "$TOP/tools/kunit.sh" "$K"
+	FAKE_KUNIT_JSON=all_passed run "$TOP/tools/kunit.sh" "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--kunitconfig=$TOP/kunit/um-smp.kunitconfig"* ]]
 	[[ "$output" == *"--kernel_args ncpus=2 --kernel_args seccomp=on"* ]]

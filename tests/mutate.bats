@@ -10,10 +10,10 @@ setup() {
 	common_setup
 	K=$BATS_TEST_TMPDIR/linux
 	fake_kernel "$K"
-	# A BSK_TOP whose tools/kunit.sh is fake: it fails
-	# to build when the file says BROKEN; otherwise it writes a kunit.py
-	# results.json where a case fails when the file says KILL, writes none
-	# (a boot that failed) when it says HANG, and passes otherwise.
+	# A BSK_TOP whose tools/kunit.sh is fake: it fails to build when the file
+	# says BROKEN; otherwise it puts a recorded run's results.json
+	# (tests/fixtures/kunit) in KUNIT_OUT: failure when the file says KILL,
+	# no_results (a boot that hung) for HANG, all_passed otherwise.
 	F=$BATS_TEST_TMPDIR/top
 	mkdir -p "$F/tools"
 	cat >"$F/tools/kunit.sh" <<'EOS'
@@ -21,14 +21,12 @@ setup() {
 f=$1/block/bfq-iosched.c
 if grep -q BROKEN "$f"; then echo "kunit.py build failed" >&2; exit 1; fi
 if [ "${KUNIT_BUILD_ONLY:-0}" != 0 ]; then echo built; exit 0; fi
-run=$(mktemp -d)
-echo "kunit.sh: results in $run (kunit.log, ktap.log, results.json)" >&2
-if grep -q HANG "$f"; then echo "0 passed, 1 failed"; exit 1; fi
-st=PASS
-grep -q KILL "$f" && st=FAIL
-printf '{"name": "KUnit Test Group 0", "sub_groups": [{"name": "s", "test_cases": [{"name": "a", "status": "PASS"}, {"name": "b", "status": "%s"}]}]}\n' "$st" >"$run/results.json"
-if [ $st = FAIL ]; then echo "1 passed, 1 failed"; exit 1; fi
-echo "2 passed, 0 failed"
+mkdir -p "$KUNIT_OUT"
+r=all_passed
+grep -q KILL "$f" && r=failure
+grep -q HANG "$f" && r=no_results
+cp "$TOP/tests/fixtures/kunit/$r.json" "$KUNIT_OUT/results.json"
+[ $r = all_passed ] || { echo "0 passed, 1 failed"; exit 1; }
 EOS
 	chmod +x "$F/tools/kunit.sh"
 	L=$BATS_TEST_TMPDIR/list.tsv
@@ -42,10 +40,10 @@ EOS
 	printf 'an equivalent\tblock/bfq-iosched.c\ts/^line 4$/line four/\tequivalent: same\n' >>"$L"
 	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
 	[ "$status" -eq 1 ]
-	[[ "${lines[0]}" == "killed      a kill (1 passed, 1 failed)" ]]
-	[[ "${lines[1]}" == "SURVIVED    a survivor (2 passed, 0 failed)" ]]
+	[[ "${lines[0]}" == "killed      a kill (53 passed, 1 failed)" ]]
+	[[ "${lines[1]}" == "SURVIVED    a survivor (25 passed, 0 failed)" ]]
 	[[ "${lines[2]}" == "BROKEN      a broken one (does not build)" ]]
-	[[ "${lines[3]}" == "equivalent  an equivalent (2 passed; same)" ]]
+	[[ "${lines[3]}" == "equivalent  an equivalent (25 passed; same)" ]]
 	[ "${lines[4]}" = "list.tsv: 1 killed, 1 survived, 1 broken, 0 no report, 1 equivalent, 0 open, 0 unreached" ]
 	# every mutant was undone
 	run git -C "$K" status --porcelain
@@ -64,7 +62,7 @@ EOS
 	printf 'a hang\tblock/bfq-iosched.c\ts/^line 1$/HANG KILL/\n' >"$L"
 	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
 	[ "$status" -eq 1 ]
-	[[ "${lines[0]}" == "NOREPORT    a hang (no case reported; 0 passed, 1 failed)" ]]
+	[[ "${lines[0]}" == "NOREPORT    a hang (no case reported; see "*".log)" ]]
 	[ "${lines[1]}" = "list.tsv: 0 killed, 0 survived, 0 broken, 1 no report, 0 equivalent, 0 open, 0 unreached" ]
 }
 
@@ -73,8 +71,8 @@ EOS
 	printf 'no machine\tblock/bfq-iosched.c\ts/^line 2$/y/\tunreached: big.LITTLE\n' >>"$L"
 	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "open        a question (2 passed; asked)" ]]
-	[[ "${lines[1]}" == "unreached   no machine (2 passed; big.LITTLE)" ]]
+	[[ "${lines[0]}" == "open        a question (25 passed; asked)" ]]
+	[[ "${lines[1]}" == "unreached   no machine (25 passed; big.LITTLE)" ]]
 	[ "${lines[2]}" = "list.tsv: 0 killed, 0 survived, 0 broken, 0 no report, 0 equivalent, 1 open, 1 unreached" ]
 }
 
@@ -83,6 +81,7 @@ EOS
 	BSK_TOP=$F run "$TOP/tools/mutate.sh" "$L" "$K"
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "NOMATCH     no match" ]
+	[ "${lines[-1]}" = "list.tsv: 0 killed, 0 survived, 0 broken, 0 no report, 0 equivalent, 0 open, 0 unreached, 1 not matched, 0 no file" ]
 }
 
 @test "mutate: the file is restored when the run is interrupted" {

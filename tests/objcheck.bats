@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
-# objcheck.sh bloat-dirs: bloat-o-meter on objects a build kept, as make
-# check runs it on the per-patch =y objects.  bloat-o-meter is faked (it
-# compares file sizes); the tree is a fake kernel with one commit on top.
+# objcheck.sh on a fake kernel whose make compiles with gcc;
+# bloat-o-meter is faked (it compares file sizes).
 
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	common_setup
@@ -20,35 +20,6 @@ EOS
 	git -C "$K" commit -q -m "bloat-o-meter"
 	sed -i 's/^line 2$/line two/' "$K/block/bfq-iosched.c"
 	git -C "$K" commit -q -a -m "block, bfq: a change"
-	A=$BATS_TEST_TMPDIR/a
-	B=$BATS_TEST_TMPDIR/b
-	mkdir -p "$A/block" "$B/block"
-}
-
-@test "bloat-dirs: same size passes, growth fails with the sizes" {
-	printf '1234' >"$A/block/bfq-iosched.o"
-	printf '1234' >"$B/block/bfq-iosched.o"
-	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
-	[ "$status" -eq 0 ]
-	[[ "$output" == *'scripts/bloat-o-meter block/bfq-iosched.o'* ]]
-	printf '123456' >"$B/block/bfq-iosched.o"
-	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *'block/bfq-iosched.o grew from 4 to 6 bytes'* ]]
-}
-
-@test "bloat-dirs: an object on one side only is an error, not a pass" {
-	printf '1234' >"$A/block/bfq-iosched.o"
-	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$B"
-	[ "$status" -eq 1 ]
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "${lines[0]}" == *'error: block/bfq-iosched.o was built on one side only'* ]]
-}
-
-@test "bloat-dirs: a missing objects dir is a usage error" {
-	run "$TOP/tools/gate/objcheck.sh" bloat-dirs "$K" HEAD~ HEAD "$A" "$BATS_TEST_TMPDIR/nope"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *'usage: objcheck.sh bloat-dirs'* ]]
 }
 
 # nfc_kernel: a fake kernel whose make builds a real object with gcc, and
@@ -73,7 +44,7 @@ EOM
 	nfc_kernel
 	sed -i '1i /* a comment */' "$K/block/blk-mq.c"
 	git -C "$K" commit -q -a -m "blk-mq: a comment"
-	run "$TOP/tools/gate/objcheck.sh" nfc "$K" HEAD~ HEAD
+	run "$TOP/tools/gate/objcheck.sh" "$K" HEAD~ HEAD
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^same code: block/blk-mq.o, ' <<<"$output")" -eq 3 ]
 	[[ "$output" == *'tiny config'*'bench config'*'distro config'* ]]
@@ -85,16 +56,33 @@ EOM
 	nfc_kernel
 	sed -i 's/x + 1/x + 2/' "$K/block/blk-mq.c"
 	git -C "$K" commit -q -a -m "blk-mq: another constant"
-	NFC_CONFIGS=tiny run "$TOP/tools/gate/objcheck.sh" nfc "$K" HEAD~ HEAD
+	NFC_CONFIGS=tiny run "$TOP/tools/gate/objcheck.sh" "$K" HEAD~ HEAD
 	[ "$status" -eq 1 ]
 	[[ "$output" == *'DIFFERENT code: block/blk-mq.o, tiny config'* ]]
 	[[ "$output" == *'0x2(%rdi)'* ]]
 }
 
+@test "nfc: a call to another function fails, though the instructions are the same" {
+	nfc_kernel
+	printf 'void foo(void);\nvoid bar(void);\nvoid blk_mq_g(void)\n{\n\tfoo();\n}\n' >>"$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: a call"
+	sed -i 's/^\tfoo();$/\tbar();/' "$K/block/blk-mq.c"
+	git -C "$K" commit -q -a -m "blk-mq: another callee"
+	NFC_CONFIGS=tiny run "$TOP/tools/gate/objcheck.sh" "$K" HEAD~ HEAD
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'DIFFERENT code: block/blk-mq.o, tiny config'* ]]
+	[[ "$output" == *'bar'* ]]
+}
+
 @test "nfc: an unknown config is one error line" {
 	nfc_kernel
-	NFC_CONFIGS=huge run "$TOP/tools/gate/objcheck.sh" nfc "$K" HEAD~ HEAD
+	NFC_CONFIGS=huge run "$TOP/tools/gate/objcheck.sh" "$K" HEAD~ HEAD
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"error: NFC_CONFIGS: no config 'huge'"* ]]
+}
+
+@test "objcheck: fewer than three arguments is a usage error" {
+	run ! "$TOP/tools/gate/objcheck.sh" "$K" HEAD~
+	[[ "$output" == *'usage: objcheck.sh TREE A B'* ]]
 }

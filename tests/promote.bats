@@ -43,6 +43,6 @@ setup() {
 	# (make send's mails go to results/outgoing/, which is not committed)
 	run ! grep -nE '_OUT:-\$BSK_TOP/results/[^o]|^out=\$BSK_TOP/results' "$TOP"/tools/*.sh "$TOP"/tools/*/*.sh
 	for t in bench bench-icount blktests stress s3-trace coverage lava; do
-		grep -q 'run_dir ' "$TOP/tools/$t.sh" || { echo "$t.sh"; false; }
+		grep -qE '(run_dir|out_dir [A-Z_]+) ' "$TOP/tools/$t.sh" || { echo "$t.sh"; false; }
 	done
 }

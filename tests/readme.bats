@@ -78,11 +78,11 @@ targets() {
 	cmd=${cmd//\/path\/to\/blk-sched-kunit/$TOP}
 	run bash -c "$cmd"
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq "$(grep -v '^#' "$TOP/series" | grep -c .)" ]
+	[ "${#lines[@]}" -eq "$(sed 's/[[:space:]]*#.*//' "$TOP/series" | grep -c .)" ]
 	for f in "${lines[@]}"; do
 		[ -f "$f" ] || { echo "no such patch: $f"; false; }
 	done
-	[ "$(printf '%s\n' "${lines[@]##*/}")" = "$(grep -v '^#' "$TOP/series" | grep .)" ]
+	[ "$(printf '%s\n' "${lines[@]##*/}")" = "$(sed 's/[[:space:]]*#.*//' "$TOP/series" | grep .)" ]
 }
 
 @test "readme: make help prints every target README's table names" {

@@ -3,6 +3,7 @@
 # (their input checks; make check runs them on the real tree).
 
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	common_setup
@@ -24,18 +25,21 @@ setup() {
 	export BSK_WARN_DIR=$BATS_TEST_TMPDIR/w
 	run "$TOP/tools/gate/warnlog.sh" sparse sh -c 'echo "s: warning: y" >&2' -- -D__x block/b.c
 	[ "$(cat "$BSK_WARN_DIR/sparse/block%b.c")" = "s: warning: y" ]
+	# kbuild's real CHECK line with O=: the source's absolute path in srctree
+	BSK_WARN_TREE=/src/linux run "$TOP/tools/gate/warnlog.sh" sparse sh -c 'echo "s: warning: z" >&2' -- -D__x /src/linux/block/c.c
+	[ "$(cat "$BSK_WARN_DIR/sparse/block%c.c")" = "s: warning: z" ]
 	run "$TOP/tools/gate/warnlog.sh" cc sh -c 'echo probe >&2' -- -o /tmp/x.o
 	[ "$output" = probe ]
 	[ ! -e "$BSK_WARN_DIR/cc/%tmp%x.o" ]
 }
 
-@test "clang.sh: no Debian clang meets the minimum: exit 2 and the reason" {
+@test "clang.sh: no Debian clang meets the minimum: the reason, status 1" {
 	k=$BATS_TEST_TMPDIR/k
 	mkdir -p "$k/scripts"
 	printf '#!/bin/sh\necho 99.0.0\n' >"$k/scripts/min-tool-version.sh"
 	chmod +x "$k/scripts/min-tool-version.sh"
-	run "$TOP/tools/gate/clang.sh" "$k"
-	[ "$status" -eq 2 ]
+	run --separate-stderr "$TOP/tools/gate/clang.sh" "$k"
+	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == *"needs LLVM >= 99.0.0; the newest Debian clang here is"* ]]
 }
@@ -129,4 +133,27 @@ setup() {
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "b4.sh: error: b4 0.13 or later is needed"*"(installed: 0.12.0)"*"no apt-get here"* ]]
 	[ ! -e "$BATS_TEST_TMPDIR/cache/b4" ]
+}
+
+# Recorded gcc 12 and clang 19 output (-Wall on a 5-line file, the same
+# warning at line 3 of a.c and at line 6 of b.c).
+@test "buildcheck's diagnostics: a warning that only moved is the same line, a new one is not; paths out" {
+	. "$TOP/tools/lib/kbuild.sh"
+	gcc_a="/t/tree/block/a.c: In function 'f':
+/t/tree/block/a.c:3:13: warning: unused variable 'unused' [-Wunused-variable]
+    3 |         int unused;"
+	gcc_moved="../block/a.c:6:13: warning: unused variable 'unused' [-Wunused-variable]"
+	clang_a="/t/tree/block/a.c:3:6: warning: unused variable 'unused' [-Wunused-variable]
+        int unused;
+1 warning generated."
+	gcc_new="/t/out/block/a.c:4:9: warning: 'x' is used uninitialized [-Wuninitialized]"
+	a=$(kbuild_diagnostics /t/tree /t/out <<<"$gcc_a")
+	[ "$a" = "block/a.c: warning: unused variable 'unused' [-Wunused-variable]" ]
+	[ "$(kbuild_diagnostics /t/tree /t/out <<<"$gcc_moved")" = "$a" ]
+	[ "$(kbuild_diagnostics /t/tree /t/out <<<"$clang_a")" = "$a" ]
+	[ "$(kbuild_diagnostics /t/tree /t/out <<<"$gcc_new")" = "block/a.c: warning: 'x' is used uninitialized [-Wuninitialized]" ]
+	# no diagnostic: nothing, status 0
+	run kbuild_diagnostics /t/tree /t/out <<<"  CC block/a.o"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 }

@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# apply.sh [SERIES] - git am every patch listed in SERIES (default: series)
-# onto a fresh branch from the base, in a worktree in the cache.  Prints the
-# worktree's path.  On a patch that does not apply: names the patch and the
-# file, aborts, leaves the worktree at the base and exits non-zero.
-# A worktree with uncommitted changes, or with commits that were never
-# exported with refresh.sh, is left alone.
+# apply.sh [SERIES] - git am SERIES' patches onto a fresh branch from the
+# base in a worktree in the cache; prints its path.  Unexported work is left alone.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -22,7 +17,11 @@ done
 read -r repo wt base < <("$BSK_TOP/tools/env/tree.sh") || exit 1
 [ -n "${base:-}" ] || exit 1
 branch=$BSK_BRANCH
-# What this run would produce: the base commit and the exact patch bytes.
+to_base() {
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q -B "$branch" "$base"
+	rm -f "$gitdir/bsk-applying" "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
+}
 fingerprint=$( (git -C "$repo" rev-parse "$base^{commit}"
 	for p in "${patches[@]}"; do printf '%s\n' "$p"; cat "$PATCHDIR/$p"; done) | sha1sum | cut -d' ' -f1)
 
@@ -34,20 +33,12 @@ if [ -e "$wt" ]; then
 	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
 		die "$wt has uncommitted changes; commit them and run 'make refresh', or discard them"
 	gitdir=$(git -C "$wt" rev-parse --absolute-git-dir)
-	if [ -f "$gitdir/bsk-applying" ]; then
-		# An earlier run was stopped in the middle of git am: what it
-		# committed came from patches/, so start again from the base.
-		info "an earlier apply in $wt was interrupted; starting again from $base"
-		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		git -C "$wt" checkout -q -B "$branch" "$base"
-		rm -f "$gitdir/bsk-applying" "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
-	fi
+	[ ! -f "$gitdir/bsk-applying" ] || { info "an earlier apply in $wt was interrupted; starting again from $base"; to_base; }
 	head=$(git -C "$wt" rev-parse HEAD)
 	applied=$(cat "$gitdir/bsk-applied" 2>/dev/null || true)
 	[ "$head" = "$(git -C "$wt" rev-parse "$base^{commit}")" ] || [ "$head" = "$applied" ] ||
 		die "$wt has commits that are not in patches/; run 'make refresh' to keep them, or 'git -C $wt reset --hard $base' to drop them"
-	# Already applied from the same patches: leave the files (and so the
-	# build directories) alone.
+	# the same patches already applied: leave the files (and their mtimes) alone
 	if [ "$head" = "$applied" ] && [ "$(git -C "$wt" symbolic-ref -q --short HEAD)" = "$branch" ] &&
 	   [ "$(cat "$gitdir/bsk-fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
 		info "series already applied onto $base in $wt"
@@ -57,9 +48,7 @@ if [ -e "$wt" ]; then
 	git -C "$wt" checkout -q -B "$branch" "$base"
 else
 	if git -C "$repo" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
-		if [ -n "${KERNEL:-}" ]; then
-			die "branch $branch already exists in $repo; delete it or pick another with BSK_BRANCH=name"
-		fi
+		[ -z "${KERNEL:-}" ] || die "branch $branch already exists in $repo; delete it or pick another with BSK_BRANCH=name"
 		git -C "$repo" branch -q -f "$branch" "$base"
 		git -C "$repo" worktree add -q "$wt" "$branch"
 	else
@@ -70,26 +59,14 @@ else
 	[ -z "${KERNEL:-}" ] || info "series goes into worktree $wt, branch $branch of $repo"
 fi
 
-# Interrupted (INT, TERM, HUP) in the middle of the series: back to the
-# base, so that no half-applied series is taken for the user's commits.
-# shellcheck disable=SC2317 # run by the trap
-back_to_base() {
-	trap - INT TERM HUP
-	git -C "$wt" am --abort >/dev/null 2>&1 || true
-	git -C "$wt" checkout -q -B "$branch" "$base"
-	rm -f "$gitdir/bsk-applying" "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
-	info "interrupted; $wt left at $base"
-	exit 130
-}
+# bsk-applying marks a git am in progress: no half-applied series is taken for the user's
 : >"$gitdir/bsk-applying"
-trap back_to_base INT TERM HUP
+trap 'trap - INT TERM HUP; to_base; info "interrupted; $wt left at $base"; exit 130' INT TERM HUP
 for p in "${patches[@]}"; do
 	if ! out=$(bsk_git -C "$wt" am -q --no-3way "$PATCHDIR/$p" 2>&1); then
 		why=$(printf '%s\n' "$out" | grep -m1 -E '^error: (patch failed|.*: (does not exist|already exists|patch does not apply))' ||
 			printf '%s\n' "$out" | grep -m1 . || true)
-		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		git -C "$wt" checkout -q -B "$branch" "$base"
-		rm -f "$gitdir/bsk-applying" "$gitdir/bsk-applied" "$gitdir/bsk-fingerprint"
+		to_base
 		die "patch $p does not apply to $base: ${why#error: } (worktree left at the base)"
 	fi
 done

@@ -1,53 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# bench-icount.sh - 'make bench ICOUNT=1': guest instructions per I/O, base
-# vs series, counted deterministically.  QEMU runs the virtme-ng guest
-# under -icount shift=0,sleep=off with single-threaded TCG: the guest's
-# clock advances 1 ns per guest instruction and jumps over the time every
-# vCPU sleeps, so a time the guest reads is an instruction count,
-# independent of the host's speed or load (repeatable to 0.2% where the
-# guest itself does the same work each run: S1, S6).
-#
-#   S="S1 S6"           the scenarios (default S1 and S6, the two that
-#                       repeat within 0.2%; S4 and S5 run when asked:
-#                       S4 is not deterministic and S5 narrow,
-#                       docs/benchmarks.md; tools/vm/icount.sh says what
-#                       each runs)
-#   ICOUNT_COUNT=60000  4 KiB I/Os per figure (S4: the two fio runs of
-#                       each figure do COUNT/8 and 3*COUNT/8 units; S6:
-#                       COUNT/4 I/Os counted in the steady state)
-#   ICOUNT_OUT=dir      results (default: a new run directory in the cache;
-#                       make promote commits one)
-#   ICOUNT_PROFILE=1    also a function profile (self instructions) of each
-#                       scheduler on S1's path on the base kernel with
-#                       configs/profile.config: ICOUNT_OUT/icount-profile.md
-#
-# For each kernel (base, series, and rfc: the base with the series' RFC
-# threads alone, when it has any): S1 (the read path on null_blk without a
-# timer, none, mq-deadline, bfq, each also with nomerges=2; rotational 0
-# and 1, one boot each), S4
-# (one boot, one vCPU: reads against buffered writers), S6 (one vCPU, a
-# boot per point: the merge hash at nr_requests 64 to 2048 with and
-# without lookups, counted from the queue's steady state alone; S4 and
-# S6 on devices that complete from a timer, so the figure is the vCPU's
-# busy time from ftrace's power:cpu_idle), S5
-# (one boot, two vCPUs: rq_affinity 0/1/2, then a submitter on each).  A figure of each is
-# measured again (S1 at the end of its boot, S6's first point in a boot
-# of its own); for S1 and S6 the repeat must agree with the first figure
-# within 0.2%, or the run fails and says so.  S4's repeat (five
-# processes and writeback) and S5's (two vCPUs) are reported: looser.
-# Agreeing in one run does not prove agreeing between runs: compare
-# two whole runs.  Limits: instructions of TCG's x86_64
-# (no cache misses, no device timing): a CPU-cost measure, not a
-# throughput or latency measure.  Plain TCG (make bench) stays for those.
-#
-# Writes ICOUNT_OUT/icount.csv (scenario,kernel,scheduler,metric,value,
-# repeat), ICOUNT_OUT/icount.md (the tables), ICOUNT_OUT/icount.png (S1)
-# and ICOUNT_OUT/icount-s6.png (S6's curve).
+# bench-icount.sh - 'make bench ICOUNT=1': guest instructions per I/O on base, series
+# (and rfc) under QEMU -icount (guest side: tools/vm/icount.sh); S1 and S6 repeats
+# must agree within 0.2%.  Settings and outputs: docs/benchmarks.md#counted-make-bench-icount1.
 set -euo pipefail
-# shellcheck source=lib/common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=lib/vm.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
 # shellcheck source=lib/icount.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/icount.sh"
 
@@ -58,81 +16,50 @@ scen=${S:-S1 S6}
 for x in $scen; do
 	case $x in S1 | S4 | S5 | S6) ;; *) die "S=$S: ICOUNT=1 counts S1, S4, S5 and S6 (a list, e.g. S='S1 S6')" ;; esac
 done
-out=${ICOUNT_OUT:-$(run_dir icount)}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(out_dir ICOUNT_OUT icount)
 profile=${ICOUNT_PROFILE:-0}
 case $profile in 0 | 1) ;; *) die "ICOUNT_PROFILE=$profile: 0 or 1" ;; esac
 [ "$profile" = 0 ] || want S1 || die "ICOUNT_PROFILE=1 profiles S1's path; S=$S leaves S1 out"
 
-"$BSK_TOP/tools/env/deps.sh" base build vm
-# The guest runs the measurement from a tmpfs: busybox must need no library.
-ldd "$(command -v busybox)" >/dev/null 2>&1 &&
-	die "$(command -v busybox) is linked dynamically; the measurement needs busybox-static (apt-get install busybox-static)"
-vng=$("$BSK_TOP/tools/env/vng.sh")
-"$BSK_TOP/tools/apply.sh" >/dev/null
-
+vm_setup
+# the guest runs the measurement from a tmpfs: a busybox that needs no library
+! ldd "$(command -v busybox)" >/dev/null 2>&1 || die "ICOUNT=1 needs busybox-static (apt-get install busybox-static)"
 T0=$SECONDS
-# The series' RFC threads, when it has any, measured as kernel rfc: the
-# base with them alone, what the RFC is posted against.
-kernels=(base series)
-[ "$(series_rfc_count "$(bsk_series)")" -eq 0 ] || kernels+=(rfc)
-declare -A img
-for k in "${kernels[@]}"; do
-	stage "guest kernel: $k"
-	img[$k]=$("$BSK_TOP/tools/env/vmkernel.sh" "$k")
-	stage_end
-done
+vm_kernels
 
 raw=$out/icount-raw
-rm -rf "$raw"
-mkdir -p "$raw"
+rm -rf "$raw"; mkdir -p "$raw"
 nullb="null_blk.queue_mode=2 null_blk.submit_queues=1 null_blk.hw_queue_depth=64 null_blk.gb=1"
 icount="-icount shift=0,sleep=off -accel tcg,thread=single"
 
-# boot KERNEL-IMAGE NAME SCENARIO CPUS APPEND OUTFILE [PARAM [PROFILE]]
-# (PARAM: S1's rotational, S6's points; tools/vm/icount.sh)
+# boot STAGE KERNEL-IMAGE NAME SCENARIO CPUS APPEND OUTFILE [PARAM [PROFILE]]
 boot() {
+	stage "$1"
+	shift
 	local p=${7:-} log
 	p=${p//:/-}
 	log=$raw/console-$2-$3${7:+-$p}${8:+-profile$8}.log
-	(cd "$BSK_TOP" && "$vng" --disable-kvm --cpus "$4" --memory 1G --rwdir "$raw" \
-		--qemu-opts "$icount" -r "$1" --append "$nullb $5" \
-		--exec "sh tools/vm/icount.sh $3 $2 $6 $count ${7:--} ${8:-0}; reboot -f") 2>&1 |
-		tee "$log" | grep --line-buffered '^icount: ' || true
-	grep -q "^icount: $2 .*: done" "$log" || die "$2 $3 did not finish (see $log)"
+	rm -f "$raw/done"
+	vm_run "$log" '^icount: ' "$vng" --disable-kvm --cpus "$4" --memory 1G --rwdir "$raw" --qemu-opts "$icount" \
+		-r "$1" --append "$nullb $5" --exec "sh tools/vm/icount.sh $3 $2 $6 $count ${7:--} ${8:-0}; reboot -f"
+	[ -e "$raw/done" ] || die "$2 $3 did not finish (see $log)"
+	stage_end
 }
 
 for k in "${kernels[@]}"; do
 	if want S1; then
 		for rot in 0 1; do
-			stage "S1, $k kernel, rotational $rot"
-			boot "${img[$k]}" "$k" S1 1 "null_blk.irqmode=0 null_blk.rotational=$rot" "$raw/icount.csv" "$rot"
-			stage_end
+			boot "S1, $k kernel, rotational $rot" "${img[$k]}" "$k" S1 1 "null_blk.irqmode=0 null_blk.rotational=$rot" "$raw/icount.csv" "$rot"
 		done
 	fi
-	if want S4; then
-		stage "S4, $k kernel"
-		boot "${img[$k]}" "$k" S4 1 "null_blk.irqmode=0" "$raw/icount.csv"
-		stage_end
-	fi
+	! want S4 || boot "S4, $k kernel" "${img[$k]}" "$k" S4 1 "null_blk.irqmode=0" "$raw/icount.csv"
 	if want S6; then
-		# A boot per point, so that no figure depends on the points
-		# measured before it; the first point is booted twice: the
-		# repeat.
 		for f in 0:64:1 0:256:1 0:1024:1 0:2048:1 2:64:1 2:256:1 2:1024:1 2:2048:1 0:64:2; do
-			again=
-			[ "${f##*:}" = 1 ] || again=", again in a new boot: the repeat"
-			stage "S6, $k kernel, nomerges ${f%%:*} nr_requests $(echo "$f" | cut -d: -f2)$again"
-			boot "${img[$k]}" "$k" S6 1 "null_blk.irqmode=0" "$raw/icount.csv" "$f"
-			stage_end
+			again=$([ "${f##*:}" = 1 ] || echo ", again in a new boot: the repeat")
+			boot "S6, $k kernel, nomerges ${f%%:*} nr_requests $(echo "$f" | cut -d: -f2)$again" "${img[$k]}" "$k" S6 1 "null_blk.irqmode=0" "$raw/icount.csv" "$f"
 		done
 	fi
-	if want S5; then
-		stage "S5, $k kernel, two vCPUs"
-		boot "${img[$k]}" "$k" S5 2 "null_blk.irqmode=1" "$raw/icount.csv"
-		stage_end
-	fi
+	! want S5 || boot "S5, $k kernel, two vCPUs" "${img[$k]}" "$k" S5 2 "null_blk.irqmode=1" "$raw/icount.csv"
 done
 
 bad=$(icount_bad)
@@ -143,57 +70,24 @@ d=$(mktemp -d)
 if want S1; then
 	awk -F, '$1 ~ /^S1-rot/ && $6 == 1 && $3 !~ /nomerges/ { split($1, p, "-rot"); k = $3 " rot" p[2]; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
 		END { for (i = 1; i <= n; i++) printf "\"%s\" %s %s %s\n", o[i], v[o[i], "base"], v[o[i], "series"], ((o[i], "rfc") in v) ? v[o[i], "rfc"] : "-" }' "$raw/icount.csv" >"$d/p.dat"
-	rfcplot=
-	[ "${#kernels[@]}" -eq 2 ] || rfcplot=", '' using 4 title 'rfc'"
-	gnuplot <<EOF
-set terminal pngcairo size 800,420 noenhanced font ',9'
-set output '$out/icount.png'
-set title 'Guest instructions per 4 KiB read (QEMU icount, one vCPU, null_blk): base vs series'
-set style data histogram
-set style histogram clustered gap 2
-set style fill solid 0.6 border -1
-set yrange [0:*]
-set key top left
-plot '$d/p.dat' using 2:xtic(1) title 'base', '' using 3 title 'series'$rfcplot
-EOF
+	plot "$out/icount.png" 800,420 "set title 'Guest instructions per 4 KiB read (QEMU icount, one vCPU, null_blk): base vs series'" \
+		'set style data histogram' 'set style histogram clustered gap 2' 'set yrange [0:*]' 'set key top left' \
+		"plot '$d/p.dat' using 2:xtic(1) title 'base', '' using 3 title 'series'$([ "${#kernels[@]}" -eq 2 ] || echo ", '' using 4 title 'rfc'")"
 fi
 if want S6; then
-	for k in "${kernels[@]}"; do
-		for nm in 0 2; do
-			awk -F, -v k="$k" -v nm="$nm" '$1 == "S6" && $2 == k && $6 == 1 { split($3, w, /[ =]/); if (w[5] == nm) print w[3], $5 }' \
-				"$raw/icount.csv" | sort -n >"$d/s6-$k-$nm.dat"
-		done
-	done
-	s6rfc=
-	[ -z "${img[rfc]:-}" ] ||
-		s6rfc=", '$d/s6-rfc-0.dat' with linespoints title 'rfc, lookups (nomerges 0)', '$d/s6-rfc-2.dat' with linespoints title 'rfc, no lookups (nomerges 2)'"
-	gnuplot <<EOF
-set terminal pngcairo size 800,420 noenhanced font ',9'
-set output '$out/icount-s6.png'
-set title 'S6: busy instructions per 4 KiB random read, mq-deadline, one-tag null_blk (QEMU icount)'
-set xlabel 'nr_requests (requests waiting hashed in 64 chains)'
-set ylabel 'instructions per I/O'
-set logscale x 2
-set key bottom right
-plot '$d/s6-base-0.dat' with linespoints title 'base, lookups (nomerges 0)', \
-	'$d/s6-series-0.dat' with linespoints title 'series, lookups (nomerges 0)', \
-	'$d/s6-base-2.dat' with linespoints title 'base, no lookups (nomerges 2)', \
-	'$d/s6-series-2.dat' with linespoints title 'series, no lookups (nomerges 2)'$s6rfc
-EOF
+	awk -F, -v d="$d" '$1 == "S6" && $6 == 1 { split($3, w, /[ =]/); print w[3], $5 | ("sort -n >" d "/s6-" $2 "-" w[5] ".dat") }' "$raw/icount.csv"
+	plot "$out/icount-s6.png" 800,420 "set title 'S6: busy instructions per 4 KiB random read, mq-deadline, one-tag null_blk (QEMU icount)'" \
+		"set xlabel 'nr_requests (requests waiting hashed in 64 chains)'" "set ylabel 'instructions per I/O'" 'set logscale x 2' 'set key bottom right' \
+		"plot $(for nm in 0 2; do for k in "${kernels[@]}"; do
+			printf "'%s' with linespoints title '%s, %s', " "$d/s6-$k-$nm.dat" "$k" "$([ "$nm" = 0 ] && echo 'lookups (nomerges 0)' || echo 'no lookups (nomerges 2)')"
+		done; done | sed 's/, $//')"
 fi
 rm -rf "$d"
 
 if [ "$profile" = 1 ]; then
-	stage "profile kernel (base + configs/profile.config)"
-	pimg=$("$BSK_TOP/tools/env/vmkernel.sh" base "$BSK_TOP/configs/profile.config")
-	stage_end
-	stage "profile, base kernel, rotational 0"
-	boot "$pimg" base S1 1 "null_blk.irqmode=0 null_blk.rotational=0" "$raw/profile.csv" 0 1
-	stage_end
-	# Self instructions per read of each function (tools/vm/icount.sh
-	# turns graph-time and sleep-time off; the profiler's "us" are
-	# thousands of virtual ns, i.e. of instructions), bfq minus none: the
-	# ten functions that account for most of it.
+	pimg=$(vm_kernel "profile kernel (base + configs/profile.config)" base "$BSK_TOP/configs/profile.config")
+	boot "profile, base kernel, rotational 0" "$pimg" base S1 1 "null_blk.irqmode=0 null_blk.rotational=0" "$raw/profile.csv" 0 1
+	# the profiler's "us" are thousands of virtual ns, i.e. of instructions
 	{
 		echo '# Where bfq spends its extra instructions: function profile under icount'
 		echo
@@ -213,7 +107,6 @@ if [ "$profile" = 1 ]; then
 	} >"$out/icount-profile.md"
 fi
 
-info "results in $out (icount.csv, icount.md, icount.png, icount-raw/); $((SECONDS - T0))s"
-info "to commit them: make promote RUN=$out TO=results/bench/<name>"
+results_at "$out" "icount.csv, icount.md, icount.png, icount-raw/; $((SECONDS - T0))s" "results/bench/<name>"
 cat "$out/icount.md"
 [ -z "$bad" ] || die "the repeat disagrees by more than 0.2%: $bad"

@@ -1,62 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# bench.sh [S...] - 'make bench': the seeds' scenarios in a virtme-ng VM,
-# on the base kernel, the base+series kernel and, when the series has RFC
-# threads, the rfc kernel: the base with them alone, what an RFC is
-# posted against (tools/env/vmkernel.sh: one tree, one build dir), guest
-# side in tools/vm/bench.sh.
-#
-#   S=S1 ... S6      scenarios (default: all that the guest script has)
-#   RUNS=3           runs per figure (median, min, max)
-#   BENCH_OUT=dir    results (default: a new run directory in the cache;
-#                    make promote commits one)
-#   BENCH_RUN=0      no builds or runs: summary, table and plots again
-#                    from raw/ and the guest kernels already built
-#   ICOUNT=1         instructions per I/O under QEMU icount instead, the
-#                    deterministic mode (tools/bench-icount.sh)
-#
-# QEMU runs with TCG (no KVM here): the figures are emulator figures, not
-# hardware figures.  Compare the kernels, and schedulers with each
-# other, within one run of the harness; never with other machines.
-#
-# Writes BENCH_OUT/raw/<S>/<kernel>/ (fio JSON of every run, metrics.tsv),
-# BENCH_OUT/summary.csv (scenario,kernel,scheduler,metric,median,min,max,runs
-# over every scenario in raw/, so one scenario can be re-run alone;
-# tools/lib/bench.sh), BENCH_OUT/summary.md (the table, with
-# bloat-o-meter of the base's vmlinux against each other kernel's) and
-# BENCH_OUT/<S>.png (gnuplot).
+# bench.sh [S...] - 'make bench': scenarios S1-S6 in a virtme-ng VM (QEMU TCG) on the
+# base, series and rfc kernels (guest side: tools/vm/bench.sh; ICOUNT=1: bench-icount.sh).
+# Settings: docs/reference.md; the scenarios and outputs: docs/benchmarks.md.
 set -euo pipefail
-# shellcheck source=lib/common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
-# shellcheck source=lib/s3.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/s3.sh"
+# shellcheck source=lib/vm.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
 # shellcheck source=lib/bench.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
 
-case ${ICOUNT:-0} in
-0) ;;
-1) exec "$BSK_TOP/tools/bench-icount.sh" ;;
-*) die "ICOUNT=$ICOUNT: 0 or 1" ;;
-esac
-
+[ "${ICOUNT:-0}" = 0 ] || exec "$BSK_TOP/tools/bench-icount.sh" # check_settings: 0 or 1
 all=(S1 S2 S3 S4 S5 S6)
 read -r -a want <<<"${S:-${*:-${all[*]}}}"
 for s in "${want[@]}"; do
 	case " ${all[*]} " in *" $s "*) ;; *) die "unknown scenario '$s' (have: ${all[*]})" ;; esac
 done
-runs=${RUNS:-3}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS=$runs is not a positive number"
-out=${BENCH_OUT:-$(run_dir bench)}
+runs=${RUNS:-3} # check_settings: a positive number
+out=$(out_dir BENCH_OUT bench)
 mkdir -p "$out/raw"
-out=$(cd "$out" && pwd)
-
-"$BSK_TOP/tools/env/deps.sh" base build vm
-vng=$("$BSK_TOP/tools/env/vng.sh")
-"$BSK_TOP/tools/apply.sh" >/dev/null
+vm_setup
 read -r _ wt _ < <("$BSK_TOP/tools/env/tree.sh")
 
-# Per scenario: kernel command line, runtime of one fio run (s).
 sdebug="scsi_debug.max_queue=64 scsi_debug.ndelay=5000000 scsi_debug.submit_queues=1"
 declare -A cmdline=(
 	[S1]="scsi_debug.dev_size_mb=256 $sdebug"
@@ -68,61 +32,37 @@ declare -A cmdline=(
 )
 declare -A runtime=([S1]=20 [S2]=20 [S3]=0 [S4]=20 [S5]=15 [S6]=15)
 
-# vm_args S: the VM of scenario S (vng options) in the array va.
 vm_args() {
 	va=(--cpus 2 --memory 2G)
 	[ "$1" = S5 ] || return 0
-	# Two sockets of two CPUs as two NUMA nodes; a virtio-blk disk (a
-	# sparse file in the cache) served by an iothread.
-	local img=$BSK_CACHE/bench/s5.img
-	mkdir -p "$(dirname "$img")"
-	[ -f "$img" ] || truncate -s 1G "$img"
+	# two NUMA nodes of two CPUs; a virtio-blk disk served by an iothread
+	local s5=$BSK_CACHE/bench/s5.img
+	mkdir -p "$(dirname "$s5")"
+	[ -f "$s5" ] || truncate -s 1G "$s5"
 	# shellcheck disable=SC2054 # vng --numa takes commas
 	va=(--cpus 4 --memory 2G --numa 1G,cpus=0-1 --numa 1G,cpus=2-3
-	    --qemu-opts "-smp 4,sockets=2,cores=2,threads=1 -object iothread,id=io0 -drive file=$img,format=raw,if=none,id=d0,cache=none,aio=threads -device virtio-blk-pci,drive=d0,num-queues=1,iothread=io0")
+	    --qemu-opts "-smp 4,sockets=2,cores=2,threads=1 -object iothread,id=io0 -drive file=$s5,format=raw,if=none,id=d0,cache=none,aio=threads -device virtio-blk-pci,drive=d0,num-queues=1,iothread=io0")
 }
 
 T0=$SECONDS
-kernels=(base series)
-[ "$(series_rfc_count "$(bsk_series)")" -eq 0 ] || kernels+=(rfc)
-declare -A img
-for k in "${kernels[@]}"; do
-	if [ "${BENCH_RUN:-1}" = 0 ]; then
-		img[$k]=$BSK_CACHE/build/$(basename "$wt")-vm/bzImage-$k
-		continue
-	fi
-	stage "guest kernel: $k"
-	img[$k]=$("$BSK_TOP/tools/env/vmkernel.sh" "$k")
-	stage_end
-done
+vm_kernels
 
-# Each run boots every kernel in turn, forward in odd runs and backward
-# in even ones (base, series, series, base, ...: ABBA), so that a drift
-# of the emulator over time falls on all kernels alike.
+# kernels in ABBA order across runs: a drift of the emulator falls on all alike
 for s in "${want[@]}"; do
-	[ "${BENCH_RUN:-1}" != 0 ] || break
 	env=()
 	[ "$s" != S3 ] || env=("BENCH_S3_IMAGE=$(s3_image)")
 	vm_args "$s"
-	for k in "${kernels[@]}"; do
-		rm -rf "${out:?}/raw/$s/$k"
-		mkdir -p "$out/raw/$s/$k"
-	done
+	for k in "${kernels[@]}"; do rm -rf "${out:?}/raw/$s/$k" && mkdir -p "$out/raw/$s/$k"; done
 	for r in $(seq "$runs"); do
 		order=("${kernels[@]}")
-		if [ $((r % 2)) -eq 0 ]; then
-			order=()
-			for k in "${kernels[@]}"; do order=("$k" "${order[@]}"); done
-		fi
+		[ $((r % 2)) -eq 1 ] || mapfile -t order < <(printf '%s\n' "${kernels[@]}" | tac)
 		for k in "${order[@]}"; do
 			stage "$s on the $k kernel, run $r of $runs"
 			log=$out/raw/$s/$k/console-$r.log
-			# The guest's output is the progress; it is kept with the results.
-			(cd "$BSK_TOP" && "$vng" --disable-kvm "${va[@]}" --rwdir "$out/raw" \
-				-r "${img[$k]}" --append "${cmdline[$s]}" \
-				--exec "${env[*]} sh tools/vm/bench.sh $s $k $out/raw $runs ${runtime[$s]} $r; reboot -f") 2>&1 |
-				tee "$log" | grep --line-buffered '^bench: ' || true
-			grep -q "^bench: $s $k: done" "$log" ||
+			rm -f "$out/raw/done"
+			vm_run "$log" '^bench: ' "$vng" --disable-kvm "${va[@]}" --rwdir "$out/raw" -r "${img[$k]}" \
+				--append "${cmdline[$s]}" --exec "${env[*]} sh tools/vm/bench.sh $s $k $out/raw $runs ${runtime[$s]} $r; reboot -f"
+			[ -e "$out/raw/done" ] ||
 				die "$s on the $k kernel did not finish run $r (see $log)"
 			stage_end
 		done
@@ -132,17 +72,11 @@ for s in "${want[@]}"; do
 	done
 done
 
-# --- summary over every scenario in raw/ ------------------------------------
 bench_csv "$out/raw" >"$out/summary.csv"
 
-# --- one plot per scenario that was run: one panel per metric (each has
-# its own unit), every kernel per scheduler, median with min-max bars ----
+# a plot per scenario: a panel per metric, every kernel per scheduler, median with min-max bars
 for s in "${want[@]}"; do
-	# the kernels that have figures of s, in their order
-	pk=()
-	for k in "${kernels[@]}"; do
-		! grep -q "^$s,$k," "$out/summary.csv" || pk+=("$k")
-	done
+	mapfile -t pk < <(for k in "${kernels[@]}"; do ! grep -q "^$s,$k," "$out/summary.csv" || echo "$k"; done)
 	[ "${#pk[@]}" -gt 0 ] || continue
 	d=$(mktemp -d)
 	awk -F',' -v s="$s" -v d="$d" -v ks="${pk[*]}" 'BEGIN { nk = split(ks, kn, " ") }
@@ -157,34 +91,16 @@ for s in "${want[@]}"; do
 				printf " %s %s %s", m[f, k, c], lo[f, k, c], hi[f, k, c] >f }
 			printf "\n" >f } }' "$out/summary.csv"
 	n=$(find "$d" -name '*.dat' | wc -l)
-	if [ "$n" -eq 0 ]; then
-		rm -rf "$d"
-		continue
-	fi
-	cols=1
-	while [ $((cols * cols)) -lt "$n" ]; do cols=$((cols + 1)); done
-	rows=$(((n + cols - 1) / cols))
-	{
-		echo "set terminal pngcairo size $((cols * 420)),$((rows * 340 + 40)) noenhanced font ',9'"
-		echo "set output '$out/$s.png'"
-		echo "set multiplot layout $rows,$cols title '$s: ${pk[*]}, median of $runs runs with min-max (QEMU TCG: compare within a panel only)'"
-		echo 'set style data histogram'
-		echo 'set style histogram errorbars gap 2 lw 1'
-		echo 'set style fill solid 0.6 border -1'
-		echo 'set xtics rotate by -20 nomirror'
-		echo 'set key top right font ",8"'
-		echo 'set yrange [0:*]'
-		echo 'set bmargin 5'
-		for i in $(seq "$n"); do
-			printf 'set title "%s"\n' "$(cat "$d/$i.title")"
-			printf 'plot "%s" using 2:3:4:xtic(1) title "base"' "$d/$i.dat"
-			for j in $(seq 2 "${#pk[@]}"); do
-				printf ', "" using %d:%d:%d title "%s"' $((3 * j - 1)) $((3 * j)) $((3 * j + 1)) "${pk[j - 1]}"
-			done
+	cols=$(awk -v n="$n" 'BEGIN { c = int(sqrt(n)); print c * c < n ? c + 1 : c }') rows=$(((n + cols - 1) / cols))
+	[ "$n" -eq 0 ] || plot "$out/$s.png" "$((cols * 420)),$((rows * 340 + 40))" \
+		"set multiplot layout $rows,$cols title '$s: ${pk[*]}, median of $runs runs with min-max (QEMU TCG: compare within a panel only)'" \
+		'set style data histogram' 'set style histogram errorbars gap 2 lw 1' 'set xtics rotate by -20 nomirror' \
+		'set key top right font ",8"' 'set yrange [0:*]' 'set bmargin 5' \
+		"$(for i in $(seq "$n"); do
+			printf 'set title "%s"\nplot "%s" using 2:3:4:xtic(1) title "base"' "$(cat "$d/$i.title")" "$d/$i.dat"
+			for j in $(seq 2 "${#pk[@]}"); do printf ', "" using %d:%d:%d title "%s"' $((3 * j - 1)) $((3 * j)) $((3 * j + 1)) "${pk[j - 1]}"; done
 			echo
-		done
-		echo 'unset multiplot'
-	} | gnuplot
+		done)" 'unset multiplot'
 	rm -rf "$d"
 done
 
@@ -198,11 +114,8 @@ vm=$(dirname "${img[base]}")
 	echo
 	bench_table "${kernels[@]}" <"$out/summary.csv"
 	for k in "${kernels[@]:1}"; do
-		echo
 		# shellcheck disable=SC2016 # Markdown backquotes
-		printf '`scripts/bloat-o-meter vmlinux-base vmlinux-%s` (x86_64, tests off):\n' "$k"
-		echo
-		echo '```'
+		printf '\n`scripts/bloat-o-meter vmlinux-base vmlinux-%s` (x86_64, tests off):\n\n```\n' "$k"
 		"$wt/scripts/bloat-o-meter" "$vm/vmlinux-base" "$vm/vmlinux-$k" || true
 		echo '```'
 	done
@@ -211,6 +124,5 @@ vm=$(dirname "${img[base]}")
 	done
 } >"$out/summary.md"
 
-info "results in $out (summary.csv, summary.md, <S>.png, raw/); $((SECONDS - T0))s"
-info "to commit them: make promote RUN=$out TO=results/bench"
+results_at "$out" "summary.csv, summary.md, <S>.png, raw/; $((SECONDS - T0))s" results/bench
 column -s, -t <"$out/summary.csv"

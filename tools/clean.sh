@@ -1,13 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# clean.sh - take out of KERNEL= what the tools added to it: their
-# worktrees (in the cache: work/ by apply.sh, send/ by send.sh), the
-# $BSK_BRANCH branch and make send's b4/<name>-<thread>-wip branches.
-# Kept, and listed: the b4/<name>-<thread> branches and sent/ tags, which
-# carry each thread's change-id and what was sent (b4 needs them for the
-# next revision).  Refuses, removing nothing, while a worktree has
-# uncommitted changes or commits that refresh.sh has not exported.
+# clean.sh - 'make clean': take out of KERNEL= the tools' worktrees, the $BSK_BRANCH and
+# b4/*-wip branches (b4 branches and sent/ tags kept); nothing while work is unexported.
+# docs/bases.md.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"

@@ -1,61 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# kunit.sh [TREE] - run the series' KUnit suites with kunit.py in TREE
-# (default: the applied worktree).  The suites come from the in-tree
-# block/tests/.kunitconfig that the series adds (the one source of truth);
-# kunit/$ARCH.kunitconfig adds what a run on that arch needs.
-#
-#   ARCH=x86_64 (default) or i386 (QEMU, TCG, -smp 4,sockets=2,cores=2:
-#                      two LLCs of two CPUs each, so that every case runs),
-#                      arm64 (QEMU virt, TCG, -smp 4,sockets=2,cores=2;
-#                      Debian's aarch64-linux-gnu- cross compiler), um
-#                      (with two CPUs where the tree's UML has SMP; each
-#                      is an LLC of its own, so the same-LLC cases skip)
-#   KUNIT_TOPOLOGY=name the QEMU machine of kunit/matrix's line 'name'
-#                      (default: the line named after ARCH), e.g.
-#                      arm64-clusters
-#   KUNIT_FILTER=glob  only these suites/tests, e.g. 'bfq_*'
-#   KUNIT_DEBUG=1      under the sanitizers of configs/debug.config (KASAN,
-#                      KFENCE, UBSAN, lockdep, ...; own build dir, -debug):
-#                      any report in the kernel log (tools/lib/splat-patterns)
-#                      is a failure, as is a failed case
-#   KUNIT_DEBUG=rt     the same with PREEMPT_RT (configs/rt.config; -rt)
-#   KUNIT_COVERAGE=1   ARCH=um: with gcov (the tree's
-#                      tools/testing/kunit/configs/coverage_uml.config; own
-#                      build dir, -coverage): UML writes the .gcda files of
-#                      the run into the build dir when it exits
-#   KUNIT_BUILD_ONLY=1 build only (kunit.py build), e.g. to warm a build
-#                      dir; the last line is then "built" or an error
-#   KUNIT_KERNEL=dir   ARCH=x86_64: no build; boot the kernel already built
-#                      in dir with the suites in it (kunit.py exec), e.g.
-#                      the debug guest kernel that 'make check' builds with
-#                      configs/debug.config and block/tests/.kunitconfig
-#   BSK_KVM=1          let QEMU use KVM; by default it runs with TCG only
-#                      (tools/env/qemu-tcg.sh), as KVM hangs guests on machines
-#                      whose /dev/kvm opens without nested virtualization
-#
-# The build directory is kept per tree and arch in the cache, so later runs
-# are incremental.  Each run's kunit.py output, KTAP log and --json
-# (KernelCI format) go to $BSK_CACHE/runs/<stamp> (KUNIT_OUT=dir: there),
-# with a link 'build' to the build directory.  Last line on stdout:
-# "N passed, N failed, N skipped".
+# kunit.sh [TREE] - 'make kunit': kunit.py on TREE's block/tests/.kunitconfig
+# (default TREE: the applied worktree); settings in docs/reference.md.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+check_settings
 
 arch=${ARCH:-x86_64}
-# The QEMU kunit.py runs (its qemu_configs/<arch>.py names the binary),
-# the Debian package it is in, the compiler and the cross prefix.
+# the QEMU kunit.py runs, its Debian package, the compiler, the cross prefix
 cross=
 case $arch in
 um) qemu=() ;;
 x86_64 | i386) qemu_bin=qemu-system-$arch qemu_pkg=qemu-system-x86 cc=x86_64-linux-gnu-gcc ;;
 arm64) qemu_bin=qemu-system-aarch64 qemu_pkg=qemu-system-arm cc=aarch64-linux-gnu-gcc cross=aarch64-linux-gnu- ;;
-*) die "ARCH=$arch is not supported (use ARCH=um, x86_64, i386 or arm64)" ;;
 esac
-# The machine: kunit/matrix's line named KUNIT_TOPOLOGY, by default the
-# one named after the arch.
 if [ "$arch" != um ]; then
 	topo=${KUNIT_TOPOLOGY:-$arch}
 	read -r tarch smp < <(awk -v n="$topo" '$1 == n { print $2, $3; exit }' "$BSK_TOP/kunit/matrix") || true
@@ -65,9 +24,8 @@ if [ "$arch" != um ]; then
 elif [ -n "${KUNIT_TOPOLOGY:-}" ]; then
 	die "KUNIT_TOPOLOGY needs ARCH=x86_64, i386 or arm64 (UML's CPUs come from ncpus=)"
 fi
-if [ -n "$cross" ] && ! command -v "$cc" >/dev/null; then
+[ -z "$cross" ] || command -v "$cc" >/dev/null ||
 	die "$cc not found (ARCH=$arch builds with it); run: apt-get install gcc-${cross%-}"
-fi
 if [ "$arch" != um ] && [ "${BSK_KVM:-0}" != 1 ]; then
 	BSK_QEMU_REAL=$(command -v "$qemu_bin") ||
 		die "$qemu_bin not found (ARCH=$arch boots with it); run: apt-get install $qemu_pkg"
@@ -89,7 +47,6 @@ case ${KUNIT_DEBUG:-0} in
 0) debug= ;;
 1) debug=-debug ;;
 rt) debug=-rt ;;
-*) die "KUNIT_DEBUG=$KUNIT_DEBUG: use 1 (the sanitizers) or rt (PREEMPT_RT too)" ;;
 esac
 if [ "${KUNIT_COVERAGE:-0}" != 0 ]; then
 	[ "$arch" = um ] || die "KUNIT_COVERAGE needs ARCH=um (not $arch)"
@@ -99,9 +56,8 @@ fi
 build=$BSK_CACHE/build/$name-$arch$debug
 if [ -n "${KUNIT_KERNEL:-}" ]; then
 	[ "$arch" = x86_64 ] || die "KUNIT_KERNEL needs ARCH=x86_64 (not $arch)"
-	if [ ! -f "$KUNIT_KERNEL/arch/x86/boot/bzImage" ] || ! grep -qx 'CONFIG_KUNIT=y' "$KUNIT_KERNEL/.config"; then
+	{ [ -f "$KUNIT_KERNEL/arch/x86/boot/bzImage" ] && grep -qx 'CONFIG_KUNIT=y' "$KUNIT_KERNEL/.config"; } ||
 		die "KUNIT_KERNEL=$KUNIT_KERNEL has no x86_64 bzImage built with CONFIG_KUNIT=y"
-	fi
 	[ "${KUNIT_BUILD_ONLY:-0}" = 0 ] || die "KUNIT_KERNEL and KUNIT_BUILD_ONLY exclude each other"
 	build=$(cd "$KUNIT_KERNEL" && pwd)
 fi
@@ -113,8 +69,7 @@ ln -sfn "$build" "$run/build" # the kernel it boots, for make lava
 args=(--build_dir="$build" --jobs="$(nproc)" --arch="$arch" --kunitconfig=block/tests)
 [ ! -f "$BSK_TOP/kunit/$arch.kunitconfig" ] ||
 	args+=(--kunitconfig="$BSK_TOP/kunit/$arch.kunitconfig")
-# UML with two CPUs where the tree's UML has SMP (7.x; needs its seccomp
-# mode): the completion-routing cases then send real IPIs in every run.
+# UML with two CPUs where it has SMP (7.x, seccomp mode): real IPIs
 smp=()
 if [ "$arch" = um ] && grep -qsx 'config SMP' "$tree/arch/um/Kconfig"; then
 	args+=(--kunitconfig="$BSK_TOP/kunit/um-smp.kunitconfig")
@@ -139,8 +94,7 @@ if [ "${KUNIT_BUILD_ONLY:-0}" != 0 ]; then
 	exit 0
 fi
 if [ -n "${KUNIT_KERNEL:-}" ]; then
-	# kunit.py exec reads the kunitconfig only to write none of its own;
-	# kunit.autorun=1, as a kernel on allnoconfig has KUNIT_AUTORUN_ENABLED off.
+	# kunit.autorun=1: allnoconfig leaves KUNIT_AUTORUN_ENABLED off
 	args=(exec --build_dir="$build" --arch="$arch" --kunitconfig=block/tests --kernel_args kunit.autorun=1)
 fi
 [ -n "${KUNIT_KERNEL:-}" ] || args=(run "${args[@]}")
@@ -151,27 +105,18 @@ args+=(--json="$run/results.json" --timeout=600)
 
 info "kunit.py ${args[*]} (in $tree)"
 rc=0
-rm -f "$build/test.log"
+rm -f "$build/test.log" "$run/results.json" # a stale KUNIT_OUT holds no result
 (cd "$tree" && python3 tools/testing/kunit/kunit.py "${args[@]}") 2>&1 |
 	tee "$run/kunit.log" || rc=$?
 [ ! -f "$build/test.log" ] || cp "$build/test.log" "$run/ktap.log"
 
-# The results kunit.py itself wrote with --json (KernelCI format: groups
-# of sub_groups and test_cases, each case PASS, FAIL, SKIP or ERROR, a
-# crash): PASS counts as passed, FAIL and ERROR as failed, SKIP as
-# neither.  No JSON (the build or the boot failed) or nothing run is a
-# failure.
+# no JSON (the build or the boot failed) or nothing passed is a failure
 counts=$(kunit_json_counts "$run/results.json" 2>/dev/null) || counts=
 read -r passed failed skipped <<<"${counts:-0 0 0}"
-# A skipped case is neither passed nor failed: say where its reason is.
 [ "$skipped" -eq 0 ] || info "$skipped skipped, not passed: the SKIPPED lines of $run/kunit.log say why"
-if [ -z "$counts" ] || [ "$passed" -eq 0 ]; then
-	[ "$failed" -gt 0 ] || failed=1
-fi
-[ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+{ [ -n "$counts" ] && [ "$passed" -gt 0 ] && [ "$rc" -eq 0 ]; } || [ "$failed" -gt 0 ] || failed=1
 if { [ "$debug" = -debug ] || [ "$debug" = -rt ]; } && [ -f "$run/ktap.log" ]; then
-	# A sanitizer report fails no case by itself (only KASAN's own):
-	# the kernel log is read for every kind.
+	# a sanitizer report fails no case by itself (only KASAN's own)
 	n=$(splat_lines "$run/ktap.log" | wc -l)
 	if [ "$n" -gt 0 ]; then
 		splat_lines "$run/ktap.log" | head -n 20
@@ -182,5 +127,5 @@ if { [ "$debug" = -debug ] || [ "$debug" = -rt ]; } && [ -f "$run/ktap.log" ]; t
 	fi
 fi
 info "results in $run (kunit.log, ktap.log, results.json)"
-printf '%s passed, %s failed, %s skipped\n' "$passed" "$failed" "$skipped"
+counts_line "$passed" "$failed" "$skipped"
 [ "$failed" -eq 0 ]

@@ -1,19 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# promote.sh RUN TO - copy one run's results (a directory a tool wrote in
-# $BSK_CACHE/runs) into TO under results/, the only way committed evidence
-# changes.  Files of the same name in TO are replaced, nothing else is
-# removed; TO must have no uncommitted changes, so nothing is lost.  Writes
-# TO/PROMOTED (which run, when) and prints what to commit.
+# promote.sh RUN TO - 'make promote': copy a run's results into TO under results/ (the
+# only way committed evidence changes), same-named files replaced; docs/reference.md.
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 run=${1:-${RUN:-}}
 to=${2:-${TO:-}}
-[ -n "$run" ] || die "usage: make promote RUN=<run directory> TO=results/<name>"
-[ -n "$to" ] || die "usage: make promote RUN=<run directory> TO=results/<name>"
+{ [ -n "$run" ] && [ -n "$to" ]; } || die "usage: make promote RUN=<run directory> TO=results/<name>"
 [ -n "$(ls -A "$run" 2>/dev/null)" ] || die "RUN=$run is not a run directory with results"
 case $to in
 results/*) [[ $to != *..* ]] || die "TO=$to: a path under results/ without '..'" ;;

@@ -1,49 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# s3-trace.sh - 'make s3-trace': S3 of 'make bench' (8 readers over 8000
-# small files on ext4, cold cache, scsi_debug at 5 ms per command, set
-# rotational) pass after pass, with what BFQ decided traced, on the base
-# kernel plus the debug-only patch of debug/ (it logs the hw_tag decision
-# and each idle-timer arm; never posted): how often BFQ falls into its
-# slow mode, and a timeline of each pass (issue 24).
-#
-#   PASSES=6            passes of each scheduler (one boot; each pass a
-#                       fresh scheduler instance and a cold page cache)
-#   SPECS="bfq mq-deadline"
-#                       the schedulers, in turn within each pass;
-#                       "bfq:slice_idle=0" sets a tunable
-#   ICOUNT=1            QEMU -icount shift=0,sleep=off (1 ns per guest
-#                       instruction, device time as scsi_debug sets it),
-#                       two vCPUs; ICOUNT=0 plain TCG
-#   TRACE_OUT=dir       the results (default: a new run directory in the
-#                       cache; must be empty or new)
-#   SLOW_SECONDS=10     a pass is slow when the device was serialized
-#                       for this many seconds or more
-#   TRACE_RAW=dir       no boot: summarize the traces of an earlier run
-#                       (BSK_CACHE/runs/<date>-s3-trace, with the PASSES
-#                       and SPECS it ran)
-#
-# Writes TRACE_OUT/passes.csv (spec,pass,median reader s,longest reader
-# s,seconds serialized,slow,median over twice mq-deadline's,idle arms,
-# throughput-idling arms,preempted,merges+splits,hw_tag),
-# TRACE_OUT/summary.md, and for each pass <spec>-<pass>.timeline.tsv
-# (tools/lib/bfq-timeline.awk) and .decisions.txt.  The whole traces and
-# fio's JSON stay in the cache (BSK_CACHE/runs/<date>-s3-trace/), named
-# in summary.md.
-#
-# A second is serialized when the device had 1.2 requests or fewer on
-# average while requests were dispatched.  The fast passes' own tails
-# serialize for a few seconds, once a few readers have finished; the
-# slow mode, for most of the pass.
+# s3-trace.sh - 'make s3-trace': S3 pass after pass on the base kernel + debug/, BFQ's
+# decisions traced: how often its slow mode comes (guest side: tools/vm/s3-trace.sh).
+# Settings: docs/reference.md; outputs: docs/benchmarks.md#bfqs-slow-mode-make-s3-trace.
 set -euo pipefail
-# shellcheck source=lib/common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
-# shellcheck source=lib/s3.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/s3.sh"
+# shellcheck source=lib/vm.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
 
-passes=${PASSES:-6}
-[[ $passes =~ ^[1-9][0-9]*$ ]] || die "PASSES=$passes is not a positive number"
+passes=${PASSES:-6} # check_settings: a positive number
 read -r -a specs <<<"${SPECS:-bfq mq-deadline}"
 [ "${#specs[@]}" -gt 0 ] || die "SPECS is empty: give schedulers, e.g. SPECS='bfq mq-deadline'"
 [ "$(printf '%s\n' "${specs[@]}" | sort | uniq -d)" = "" ] || die "SPECS='${specs[*]}' names a scheduler twice"
@@ -53,49 +17,34 @@ for s in "${specs[@]}"; do
 done
 case ${ICOUNT:-1} in
 1) qopts="-icount shift=0,sleep=off -accel tcg,thread=single" mode="QEMU -icount shift=0,sleep=off, single-threaded TCG" ;;
-0) qopts="" mode="QEMU plain TCG" ;;
-*) die "ICOUNT=$ICOUNT: 1 (icount, the default here) or 0 (plain TCG)" ;;
+0) qopts="" mode="QEMU plain TCG" ;; # check_settings refuses anything else
 esac
-slow_s=${SLOW_SECONDS:-10}
-[[ $slow_s =~ ^[1-9][0-9]*$ ]] || die "SLOW_SECONDS=$slow_s is not a positive number"
-if [ -n "${TRACE_RAW:-}" ]; then
-	[ -f "$TRACE_RAW/console.log" ] || die "TRACE_RAW=$TRACE_RAW has no console.log of an s3-trace run"
-fi
-out=${TRACE_OUT:-$(run_dir s3-trace)}
-if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
-	die "TRACE_OUT=$out is not empty; remove it or choose another"
-fi
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+slow_s=10 # seconds serialized that make a pass slow
+[ -z "${TRACE_RAW:-}" ] || [ -f "$TRACE_RAW/console.log" ] ||
+	die "TRACE_RAW=$TRACE_RAW has no console.log of an s3-trace run"
+[ -z "$(ls -A "${TRACE_OUT:-/nonexistent}" 2>/dev/null)" ] ||
+	die "TRACE_OUT=$TRACE_OUT is not empty; remove it or choose another"
+out=$(out_dir TRACE_OUT s3-trace)
 
 T0=$SECONDS
 if [ -n "${TRACE_RAW:-}" ]; then
 	raw=$(cd "$TRACE_RAW" && pwd)
 	log=$raw/console.log
-	img="(the traces of $raw)"
+	kimg="(the traces of $raw)"
 else
-	"$BSK_TOP/tools/env/deps.sh" base build vm
-	vng=$("$BSK_TOP/tools/env/vng.sh")
-	"$BSK_TOP/tools/apply.sh" >/dev/null
-
-	stage "guest kernel: base + debug/"
-	img=$("$BSK_TOP/tools/env/vmkernel.sh" debug)
-	stage_end
+	vm_setup
+	kimg=$(vm_kernel "guest kernel: base + debug/" debug)
 	s3img=$(s3_image)
-
 	raw=$BSK_CACHE/runs/$(date -u +%Y%m%d-%H%M%S)-s3-trace
 	mkdir -p "$raw"
 	stage "S3, ${#specs[@]} scheduler(s) x $passes passes ($mode)"
 	log=$raw/console.log
-	(cd "$BSK_TOP" && "$vng" --disable-kvm --cpus 2 --memory 2G --rwdir "$raw" \
-		${qopts:+--qemu-opts "$qopts"} -r "$img" --append "$S3_CMDLINE" \
-		--exec "BENCH_S3_IMAGE=$s3img sh tools/vm/s3-trace.sh $raw $passes ${specs[*]}; reboot -f") 2>&1 |
-		tee "$log" | grep --line-buffered '^s3-trace: ' || true
-	grep -q '^s3-trace: done' "$log" || die "the guest did not finish (see $log)"
+	vm_run "$log" '^s3-trace: ' "$vng" --disable-kvm --cpus 2 --memory 2G --rwdir "$raw" ${qopts:+--qemu-opts "$qopts"} \
+		-r "$kimg" --append "$S3_CMDLINE" --exec "BENCH_S3_IMAGE=$s3img sh tools/vm/s3-trace.sh $raw $passes ${specs[*]}; reboot -f"
+	[ -e "$raw/done" ] || die "the guest did not finish (see $log)"
 	stage_end
 fi
 
-# One line per pass.
 {
 	echo 'spec,pass,median reader s,longest reader s,seconds serialized,slow,median over twice mq-deadline,idle arms,throughput-idling arms,preempted,merges+splits,hw_tag'
 	for p in $(seq "$passes"); do
@@ -110,7 +59,6 @@ fi
 				echo '# expirations by reason (0 too idle, 1 budget timeout, 2 budget exhausted, 3 no more requests, 4 preempted)'
 				grep -o 'expire ([0-9]' "$raw/$t.trace" | sort | uniq -c || true
 			} >"$out/$t.decisions.txt"
-			# the median and the longest reader, in seconds
 			# shellcheck disable=SC2016 # jq's own $
 			rt=$(sed -n '/^{/,$p' "$raw/$t.json" | jq -r '[.jobs[].job_runtime / 1000] | sort | (length / 2 | floor) as $h | (if length % 2 == 1 then .[$h] else (.[$h - 1] + .[$h]) / 2 end), max' |
 				awk '{ printf "%.2f\n", $1 }' | paste -sd,)
@@ -136,7 +84,7 @@ rm -f "$out/passes.tmp"
 	echo '# S3 pass after pass, with what BFQ decided traced'
 	echo
 	echo "Produced by \`make s3-trace PASSES=$passes SPECS='${specs[*]}' ICOUNT=${ICOUNT:-1}\` ($(date -u +%Y-%m-%d)${TRACE_RAW:+, summarized again from the traces})."
-	echo "Kernel: the base with debug/ (not the series; the patches log, they do not change BFQ): $img."
+	echo "Kernel: the base with debug/ (not the series; the patches log, they do not change BFQ): $kimg."
 	echo "Machine: $mode, two vCPUs, 2 GiB; the device: scsi_debug, 5 ms per command, rotational; the load: tools/vm/s3.fio, 8 psync readers of 1000 files of 4-16 KiB each, cold cache."
 	echo "Traces and fio's JSON: $raw (not committed)."
 	echo
@@ -151,6 +99,5 @@ rm -f "$out/passes.tmp"
 	echo
 	echo "Serialized: seconds in which the device had 1.2 requests or fewer on average while requests were dispatched; slow: $slow_s or more such seconds (a fast pass's tail serializes for a few seconds once some readers have finished). Throughput idling: idle arms for a queue \"seeky 0 io_bound 1 short_ttime 1\" (the debug log). Per pass: <scheduler>-<pass>.timeline.tsv (one line per second) and .decisions.txt."
 } >"$out/summary.md"
-info "results in $out; $((SECONDS - T0)) s"
-info "to commit them: make promote RUN=$out TO=results/s3-trace/run"
+results_at "$out" "$((SECONDS - T0)) s" results/s3-trace/run
 cat "$out/summary.md"

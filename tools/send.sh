@@ -1,59 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# send.sh - prepare the series for the list with b4, as a dry run: one
-# thread per "# thread NAME:" section of `series` (the fixes first, then
-# for-next), each written as mails with its own cover letter; never sends.
-#
-# For each thread, in the order of `series`:
-#   1. its b4 branch b4/<name>-<thread>, kept from one run to the next in
-#      the cache's kernel repository, checked out in a worktree of the
-#      cache (send/<tag>-<name>-<thread>, reused from the run before when
-#      it has no uncommitted change): the thread is rebuilt on a scratch
-#      branch (b4/<name>-<thread>-wip) from the base (each thread applies
-#      to the base alone: none needs another), with the b4 cover commit of the
-#      b4 branch (change-id, revision, history of sent revisions)
-#      replayed, then the thread's patches; the b4 branch moves there only
-#      once the thread is whole and its revision set (3.), so that a run
-#      interrupted at any point leaves a b4 branch whose cover commit
-#      carries the thread's change-id (a thread without a cover commit
-#      yet is enrolled on the b4 branch itself);
-#   2. each patch with the sender as author and Signed-off-by: the
-#      placeholder identity of patches/ is replaced, nothing else;
-#   3. b4 prep --force-revision N, N being the newest revision in
-#      MAINTAINERS-notes' revision log (or REV); no thread has a
-#      prerequisite (b4 prep --edit-deps empties them); an RFC thread
-#      (rfc, rfc-NAME: last in the series) gets the prefix RFC (b4 prep
-#      --set-prefixes);
-#   4. the cover letter: patches/cover-letter-<thread>, the base, the
-#      thread's part of each revision's
-#      changelog and, when revision N-1 was recorded (b4 prep
-#      --manual-reroll or b4 send tag it sent/<change-id>-vN-1, or
-#      sent/<name>-<thread>-vN-1 as b4 0.12 did), the
-#      range-diff of b4 prep --compare-to vN-1;
-#   5. b4 prep -c (To/Cc from get_maintainer.pl, plus the cover letter's
-#      own Cc: trailers), then b4 send -o SEND_OUT/<i>-<thread>.
-# Then each report in patches/report-<name> (a mail that is not a patch:
-# "Subject:" and "Files:" lines, a blank line, the text) as
-# SEND_OUT/report-<name>.eml, from the sender, To the maintainers and Cc
-# the lists get_maintainer.pl names for its Files; a report whose first
-# line is "Draft: why" is not written.
-#
-#   FROM='Name <addr>'  the sender (default: git config user.name/email)
-#   SEND_OUT=dir        where the mails go (default results/outgoing/<tag>-vN,
-#                       not committed); must be empty or new
-#   REV=N               revision number instead of the revision log's
-#   BSK_SEND_NAME       b4 series name (default the series branch name)
-#
-# Prints SEND_OUT.  Mail each thread yourself (git send-email
-# SEND_OUT/1-fixes/*.eml, ...), then record it in its b4 worktree:
-# b4 prep --manual-reroll <message-id of its cover letter>
-# (docs/sending.md).
+# send.sh - 'make send', a b4 dry run that never sends (docs/sending.md): a thread per "# thread NAME:"
+# of the series in SEND_OUT/<i>-<thread>/, then the reports and the blktests thread; prints SEND_OUT.
+#   FROM='Name <addr>'  SEND_OUT=dir  REV=N  BSK_SEND_NAME=name
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-# The sender: FROM, or git's identity.
 if [ -n "${FROM:-}" ]; then
 	[[ $FROM =~ ^([^\<\>]*[^\<\>[:space:]])[[:space:]]*\<([^\<\>[:space:]]+@[^\<\>[:space:]]+)\>$ ]] ||
 		die "FROM='$FROM' is not 'Your Name <you@example.org>'"
@@ -71,8 +24,6 @@ case ${email,,} in
 esac
 [ "${BASE:-mainline}" != lts ] ||
 	die "series-$BSK_LTS_SERIES is not sent (MAINTAINERS-notes, \"Stable\"); make send posts the mainline series"
-# b4 0.13 or later (prerequisites between threads): installed, or
-# Debian trixie's unpacked in the cache; first in PATH for this run.
 b4=$("$BSK_TOP/tools/env/b4.sh") || exit 1
 PATH=$(dirname "$b4"):$PATH
 notes=$BSK_TOP/MAINTAINERS-notes
@@ -82,17 +33,13 @@ rev=${REV:-$(sed -n 's/^v\([0-9][0-9]*\) (.*/\1/p' "$notes" 2>/dev/null | sort -
 [[ ${rev:-} =~ ^[1-9][0-9]*$ ]] ||
 	die "no revision: MAINTAINERS-notes' revision log has no 'vN (date, ...)' line (or set REV=N)"
 
-# The threads of the series file: "thread patch" per patch, in order.
 mapfile -t tp < <(series_threads "$series")
 [ "${#tp[@]}" -gt 0 ] || die "$series lists no patch"
-threads=()
-for l in "${tp[@]}"; do
-	t=${l%% *}
-	case " ${threads[*]} " in *" $t "*) ;; *) threads+=("$t") ;; esac
+mapfile -t threads < <(printf '%s\n' "${tp[@]%% *}" | uniq)
+for t in "${threads[@]}"; do
 	[ -f "$BSK_TOP/patches/cover-letter-$t" ] || die "no cover letter for thread $t: patches/cover-letter-$t"
 done
-
-[ "$(printf '%s\n' "${tp[@]%% *}" | uniq | sort | uniq -d)" = "" ] ||
+[ "$(printf '%s\n' "${threads[@]}" | sort | uniq -d)" = "" ] ||
 	die "a thread is in two places of $series (tools/gate/lint-series.sh)"
 
 if [ -n "${SEND_OUT:-}" ] && [ -e "$SEND_OUT" ] && { [ ! -d "$SEND_OUT" ] || [ -n "$(ls -A "$SEND_OUT")" ]; }; then
@@ -116,15 +63,12 @@ pkg=$(git -C "$repo" log -1 --format=%b "$base" | sed -n 's/^Debian package \([^
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# git and b4 run as the sender.  The SMTP server only keeps b4 from its
-# web endpoint (which wants patatt signing even for -o): -o never sends.
+# git and b4 as the sender; SMTP /bin/false keeps b4 off its web endpoint
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 export GIT_CONFIG_COUNT=4 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=$name \
 	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=$email \
 	GIT_CONFIG_KEY_2=sendemail.smtpserver GIT_CONFIG_VALUE_2=/bin/false \
 	GIT_CONFIG_KEY_3=commit.gpgsign GIT_CONFIG_VALUE_3=false
-marker='--- b4-submit-tracking ---'
-role="Signed-off-by: $BSK_NAME <$BSK_EMAIL>"
 
 i=0
 for t in "${threads[@]}"; do
@@ -135,38 +79,30 @@ for t in "${threads[@]}"; do
 	swt=$BSK_CACHE/send/$tag-$b4name
 	mine=()
 	for j in "${!tp[@]}"; do [ "${tp[j]%% *}" != "$t" ] || mine+=("${commits[j]}"); done
-	# An RFC thread (rfc, rfc-NAME; last in the series) goes out with
-	# the RFC prefix.
 	rfc=
 	! is_rfc_thread "$t" || rfc=RFC
 
-	# 1. The branch, with the cover commit of the revisions before.
+	# the b4 branch's cover commit holds the revisions before (change-id, sent tags)
 	cover_commit=
 	if git -C "$repo" rev-parse -q --verify "refs/heads/$b4branch" >/dev/null; then
-		cover_commit=$(git -C "$repo" log -1 --format=%H -F --grep="$marker" "$b4branch")
+		cover_commit=$(git -C "$repo" log -1 --format=%H -F --grep='--- b4-submit-tracking ---' "$b4branch")
 	fi
-	if [ -e "$swt" ]; then
-		[ -z "$(git -C "$swt" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
-			die "$swt has uncommitted changes; commit or discard them first"
-	fi
+	[ ! -e "$swt" ] || [ -z "$(git -C "$swt" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+		die "$swt has uncommitted changes; commit or discard them first"
 	if [ -d "$swt" ] && [ "$(git -C "$swt" rev-parse --show-toplevel 2>/dev/null)" -ef "$swt" ] &&
 		[ "$(git -C "$swt" rev-parse --path-format=absolute --git-common-dir)" -ef \
 			"$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir)" ]; then
-		# The worktree of the last run, reused: checking out the base
-		# rewrites the files that differ, not the whole kernel
-		# (a new checkout is about 30 s of disk, more beside a build).
+		# the last run's worktree, reused
 		git -C "$swt" cherry-pick --quit 2>/dev/null || true
 		git -C "$swt" checkout -q --detach "$base" ||
 			die "checking out $base in $swt failed"
 	else
 		rm -rf "$swt"
 		mkdir -p "$(dirname "$swt")"
-		# -f: the path may still be registered, its directory gone (no
-		# prune: the other worktrees of the user's repository are theirs)
+		# -f: the path may still be registered, its directory gone
 		git -C "$repo" worktree add -f -q --detach "$swt" "$base"
 	fi
-	# Without a cover commit there is no change-id to lose: b4 enrolls the
-	# b4 branch itself (and names the change-id after it).
+	# without a cover commit, b4 enrolls the b4 branch itself
 	work=$b4branch
 	[ -z "$cover_commit" ] || work=$wip
 	git -C "$swt" checkout -q -B "$work"
@@ -176,21 +112,17 @@ for t in "${threads[@]}"; do
 		(cd "$swt" && b4 -q prep -e "$base" >/dev/null 2>&1) || die "b4 prep -e $base failed in $swt"
 	fi
 
-	# 2. The patches, authored and signed off by the sender.
 	info "thread $t: ${#mine[@]} patches as $name <$email>"
 	for c in "${mine[@]}"; do
 		git -C "$swt" cherry-pick "$c" >"$tmp/pick.log" 2>&1 ||
 			die "cherry-pick of $(git -C "$repo" log -1 --format=%s "$c") failed: $(tail -n 1 "$tmp/pick.log")"
-		git -C "$swt" log -1 --format=%B | grep -vxF "$role" |
+		git -C "$swt" log -1 --format=%B | grep -vxF "Signed-off-by: $BSK_NAME <$BSK_EMAIL>" |
 			git -C "$swt" commit -q --amend --no-verify --reset-author --cleanup=whitespace -s -F - ||
 			die "signing $(git -C "$repo" log -1 --format=%s "$c") failed"
 	done
 
-	# 3.-4. Revision and cover letter.
 	cd "$swt"
-	# An RFC thread is numbered on its own, by b4 (v1 until it is sent),
-	# unless REV= says otherwise; the revision log's changelog is the
-	# series' (an RFC thread's goes in its cover letter).
+	# an RFC thread has b4's own numbering unless REV= is set
 	logrev=$rev
 	if [ -n "$rfc" ] && [ -z "${REV:-}" ]; then
 		logrev=0
@@ -201,22 +133,19 @@ for t in "${threads[@]}"; do
 		die "b4 prep --set-prefixes $rfc failed in $swt"
 	shown=$(b4 prep --show-info 2>&1) || die "b4 prep --show-info failed in $swt: $(tail -n 1 <<<"$shown")"
 	changeid=$(sed -n 's/^change-id: //p' <<<"$shown")
-	[ -n "$changeid" ] || die "b4 prep --show-info in $swt names no change-id"
 	trev=$(sed -n 's/^revision: //p' <<<"$shown")
-	[[ $trev =~ ^[1-9][0-9]*$ ]] || die "b4 prep --show-info in $swt names no revision"
-	# No prerequisites (a revision of before v4 may have had some).
+	{ [ -n "$changeid" ] && [[ $trev =~ ^[1-9][0-9]*$ ]]; } ||
+		die "b4 prep --show-info in $swt names no change-id or no revision"
+	# each thread applies to the base alone
 	: >"$tmp/deps"
 	EDITOR="cp $tmp/deps" b4 -q prep --edit-deps >/dev/null 2>&1 ||
 		die "b4 prep --edit-deps failed in $swt"
-	# The thread is whole, its cover commit carries the change-id: only
-	# now the b4 branch moves to it (b4 prep --compare-to and the sent/
-	# tags go by the b4 branch's name).
+	# the thread whole: only now the b4 branch moves to it
 	if [ "$work" = "$wip" ]; then
 		git checkout -q -B "$b4branch"
 		git branch -q -D "$wip"
 	fi
-	# The change-id MAINTAINERS-notes recorded for the thread when it was
-	# sent: a different one here means the b4 branch was lost.
+	# a change-id other than the one recorded: the b4 branch was lost
 	recorded=$(awk -F' *[|] *' -v t="$t" '$2 == t && $3 ~ /^[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-/ { print $3 }' "$notes")
 	if [ -z "${BSK_SEND_NAME:-}" ] && [ -n "$recorded" ] && [ "$recorded" != "$changeid" ]; then
 		info "warning: thread $t has change-id $changeid, MAINTAINERS-notes recorded $recorded: b4 and the archive will not link this revision to the last (restore b4/$b4name and its sent/ tags from where it was sent)"
@@ -227,9 +156,7 @@ for t in "${threads[@]}"; do
 		grep -vE '^(To|Cc): ' "$cl" | git stripspace
 		echo
 		printf 'Base: %s%s.\n' "$base" "${pkg:+ (Debian $pkg)}"
-		# Each revision's changelog, newest first, down to v2 (v1 has
-		# none): the thread's part ("  <thread>:" and its lines) when
-		# the entry is split by thread, else the whole entry.
+		# each revision's changelog, newest first, down to v2 (the thread's part)
 		for ((r = logrev; r >= 2; r--)); do
 			awk -v r="v$r" -v t="$t" '
 				$0 ~ "^" r " \\(" { on = 1; head = $0; sub(/, base .*\)$/, ")", head); n = 0; next }
@@ -245,11 +172,10 @@ for t in "${threads[@]}"; do
 					if (out != "") printf "\nChanges in %s:\n%s", head, out
 				}' "$notes"
 		done
-		prev=$((trev - 1))
-		if [ "$prev" -ge 1 ] && { git rev-parse -q --verify "refs/tags/sent/$changeid-v$prev" ||
-			git rev-parse -q --verify "refs/tags/sent/$b4name-v$prev"; } >/dev/null; then
-			printf '\nRange-diff against v%s:\n' "$prev"
-			b4 prep --compare-to "v$prev" 2>/dev/null | git stripspace || true
+		# b4 finds the last revision's sent/ tag, or fails: no range-diff then
+		if [ "$trev" -gt 1 ] && rd=$(b4 prep --compare-to "v$((trev - 1))" 2>/dev/null); then
+			printf '\nRange-diff against v%s:\n' "$((trev - 1))"
+			git stripspace <<<"$rd"
 		fi
 		if grep -qE '^(To|Cc): ' "$cl"; then
 			echo
@@ -259,7 +185,6 @@ for t in "${threads[@]}"; do
 	EDITOR="cp $tmp/cover" b4 -q prep --edit-cover >/dev/null
 	b4 -q prep -c >/dev/null
 
-	# 5. The mails.
 	tout=$out/$i-$t
 	mkdir -p "$tout"
 	b4 -q send --no-sign --not-me-too -o "$tout" >"$tmp/send.log" 2>&1 ||
@@ -272,7 +197,6 @@ done
 for r in "$BSK_TOP"/patches/report-*; do
 	[ -f "$r" ] || continue
 	rn=${r##*/}
-	# a first line "Draft: why" keeps a report in the tree, unsent
 	if [ "$(head -c 7 "$r")" = "Draft: " ]; then
 		info "report $rn: a draft, not written ($(head -n 1 "$r" | cut -c8-))"
 		continue
@@ -290,9 +214,8 @@ for r in "$BSK_TOP"/patches/report-*; do
 	to=$({ grep -E '\((maintainer|supporter):' <<<"$gm" || true; } | sed 's/ ([^()]*)$//' | paste -sd, | sed 's/,/, /g')
 	cc=$({ grep -vE '\((maintainer|supporter):' <<<"$gm" || true; } | sed 's/ ([^()]*)$//' | paste -sd, | sed 's/,/, /g')
 	[ -n "$to" ] || die "$r: get_maintainer.pl names no maintainer for ${files[*]}"
-	if grep -q '@[A-Z][A-Z_0-9]*@' "$r"; then
+	! grep -q '@[A-Z][A-Z_0-9]*@' "$r" ||
 		die "$r: a placeholder ($(grep -o '@[A-Z][A-Z_0-9]*@' "$r" | head -n 1)) is left in the text"
-	fi
 	{
 		printf 'From: "%s" <%s>\n' "${name//\"/}" "$email"
 		printf 'To: %s\n' "$to"
@@ -304,10 +227,7 @@ for r in "$BSK_TOP"/patches/report-*; do
 	} >"$out/$rn.eml"
 	info "report $rn: $out/$rn.eml, To: $to (nothing was sent)"
 done
-# The blktests thread (patches/blktests/series): a mail per patch, from
-# the sender (also the copyright holder of a new test), to the To:/Cc:
-# lines that end patches/blktests/cover-letter;
-# its cover letter goes below the "---" of a single patch, else as 0/N.
+# the blktests thread: one patch, its cover letter below "---"
 bts=$BSK_TOP/patches/blktests/series
 if [ -f "$bts" ]; then
 	bc=$BSK_TOP/patches/blktests/cover-letter

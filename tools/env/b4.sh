@@ -1,16 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# b4.sh - print the path of a b4 that tracks prerequisites between series
-# (0.13 or later: b4 prep --edit-deps, --check-deps, prerequisite-change-id
-# in the cover letter).  An installed b4 that new is taken as it is.
-# Otherwise Debian trixie's b4 (0.14) is fetched through a private apt
-# state (as vng.sh does), unpacked in $BSK_CACHE/b4 (never installed) and
-# run with the machine's python3 through a wrapper in $BSK_CACHE/b4/bin;
-# its Python dependencies are bookworm's own packages (deps.sh b4).
-# Not unstable's 0.16: it imports pygit2.enums (pygit2 1.14 or later),
-# and pygit2 is compiled for one Python: bookworm's python3-pygit2 is
-# 1.11, trixie's is built for Python 3.13.
+# b4.sh - print the path of a b4 0.13 or later: the installed one, or
+# Debian trixie's unpacked in $BSK_CACHE/b4 with a wrapper there (why not
+# unstable's: docs/environment.md).
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -20,25 +12,10 @@ set -euo pipefail
 
 MIN=0.13
 
-# new_enough CMD: its version is MIN or later
-new_enough() {
-	local v
-	v=$("$1" --version 2>/dev/null | head -n 1) || return 1
-	[[ $v =~ ^[0-9]+\.[0-9]+ ]] || return 1
-	ver_ge "$v" "$MIN"
-}
-
-if command -v b4 >/dev/null && new_enough b4; then
-	command -v b4
-	exit 0
-fi
-
+command -v b4 >/dev/null && new_enough b4 && { command -v b4; exit 0; }
 dir=$BSK_CACHE/b4
 wrap=$dir/bin/b4
-if [ -x "$wrap" ] && new_enough "$wrap"; then
-	printf '%s\n' "$wrap"
-	exit 0
-fi
+[ -x "$wrap" ] && new_enough "$wrap" && { printf '%s\n' "$wrap"; exit 0; }
 
 have=$(b4 --version 2>/dev/null | head -n 1 || true)
 command -v apt-get >/dev/null ||

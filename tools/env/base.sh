@@ -1,16 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# base.sh [mainline|lts] - fetch the Debian linux-source package its series
-# is pinned to (its "# base: PACKAGE VERSION sha256:TARBALL" line) into the
-# cache and turn it into a git tree with one commit, tagged vX.Y.Z.  Prints
-# the tree's path on stdout.  Nothing is installed system-wide: the package
-# is found through a private apt state under $BSK_CACHE/apt/<base>, whose
-# sources are derived at run time from the machine's own apt configuration,
-# and the tarball must have the pinned checksum (docs/bases.md).
-#
-# base.sh --newest [mainline|lts]: "PACKAGE VERSION" of Debian's newest
-# linux-source for that base (the gate's newest stage), nothing fetched.
+# base.sh [--newest] [mainline|lts] - the Debian linux-source the series' "# base:" line pins,
+# made a git tree of one commit tagged vX.Y.Z; prints its path (--newest: "PACKAGE VERSION"
+# of Debian's newest, nothing fetched).  docs/bases.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -21,11 +13,9 @@ NEWEST=
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	[ "${1:-}" != --newest ] || { NEWEST=1; shift; }
 	BASE=${1:-${BASE:-mainline}}
-else
-	# sourced for its functions (tests): $1 is not ours
+else # sourced for its functions (tests, newest.sh): $1 is not ours
 	BASE=${BASE:-mainline}
 fi
-LTS_SERIES=$BSK_LTS_SERIES
 APT_DIR=$BSK_CACHE/apt/$BASE
 SRC_DIR=$BSK_CACHE/src
 
@@ -34,7 +24,6 @@ mainline|lts) ;;
 *) die "unknown BASE '$BASE' (use BASE=mainline or BASE=lts, or KERNEL=/path/to/linux)" ;;
 esac
 
-# Write the private sources.list for $BASE on stdout.
 make_sources() {
 	local cn repos mirror suite
 	cn=$(codename)
@@ -53,13 +42,11 @@ make_sources() {
 apt_update() {
 	apt_opts
 	make_sources >"$APT_DIR/sources.list"
-	apt-get -q "${APT_OPTS[@]}" update >"$APT_DIR/update.log" 2>&1 ||
-		return 1
+	apt-get -q "${APT_OPTS[@]}" update >"$APT_DIR/update.log" 2>&1 || return 1
 	! grep -qE '^(W|E): ' "$APT_DIR/update.log"
 }
 
-# Some mirrors serve a stale copy under the alias "stable-backports"; ask
-# for the suite by the codename its own Release file gives.
+# Some mirrors serve a stale "stable-backports": ask by its codename.
 resolve_backports() {
 	local rel cn
 	rel=$(find "$APT_DIR/lists" -maxdepth 1 -name '*_dists_stable-backports_InRelease' | head -n 1)
@@ -69,7 +56,6 @@ resolve_backports() {
 	BSK_MAINLINE_SUITES="unstable $cn" apt_update
 }
 
-# "package version sha256" the series of $BASE is pinned to.
 pinned() {
 	local s
 	s=$(bsk_series)
@@ -77,11 +63,10 @@ pinned() {
 		die "$(basename "$s") has no '# base: PACKAGE VERSION sha256:TARBALL' line"
 }
 
-# Newest "package version" in Debian for $BASE.
 pick_package() {
 	local pkg ver
 	if [ "$BASE" = lts ]; then
-		pkg=linux-source-$LTS_SERIES
+		pkg=linux-source-$BSK_LTS_SERIES
 	else
 		pkg=$(apt-cache "${APT_OPTS[@]}" pkgnames linux-source- |
 			grep -E '^linux-source-[0-9]+\.[0-9]+$' | sort -V | tail -n 1)
@@ -93,47 +78,46 @@ pick_package() {
 	printf '%s %s\n' "$pkg" "$ver"
 }
 
-# Remove Debian's "ignore everything at the top level" rules, which would
-# hide the whole tree from git add.
+# Debian's top-level "/*" ignore rules would hide the tree from git add.
 fix_gitignore() {
 	local f=$1/.gitignore
 	[ -f "$f" ] || return 0
 	sed -i -e '\#^/\*$#d' -e '\#^!/debian/$#d' "$f"
 }
 
-kernel_version() {
-	make -s -C "$1" kernelversion 2>/dev/null ||
-		awk -F' *= *' '/^VERSION/{v=$2} /^PATCHLEVEL/{p=$2} /^SUBLEVEL/{s=$2} END{print v "." p "." s}' "$1/Makefile"
+# unpack PKG VER TMP [SHA256]: Debian's linux-source PKG=VER unpacked to TMP/linux
+unpack() {
+	local tarball
+	info "downloading $1 $2 (signature checked against $KEYRING)"
+	(cd "$3" && apt-get -q "${APT_OPTS[@]}" download "$1=$2" >/dev/null) ||
+		die "apt-get download $1=$2 failed (see $APT_DIR/update.log)"
+	dpkg-deb -x "$3"/*.deb "$3/deb"
+	tarball=$(find "$3/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
+	[ -n "$tarball" ] || die "$1 $2 has no linux-source tarball in /usr/src"
+	[ -z "${4:-}" ] || [ "$(sha256sum <"$tarball" | cut -d' ' -f1)" = "$4" ] ||
+		die "$1 $2: $(basename "$tarball") does not have the sha256 $(basename "$(bsk_series)") pins"
+	mkdir "$3/linux"
+	info "extracting $(basename "$tarball")"
+	tar -xf "$tarball" -C "$3/linux" --strip-components=1
+	rm -rf "$3/deb" "$3"/*.deb
 }
 
 extract() {
-	local pkg=$1 ver=$2 sum=$3 tmp tarball kv dest
+	local pkg=$1 ver=$2 tmp kv dest
 	need_space 4096 "$SRC_DIR"
 	mkdir -p "$SRC_DIR"
 	tmp=$(mktemp -d "$SRC_DIR/.fetch.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
-	info "downloading $pkg $ver (signature checked against $KEYRING)"
-	(cd "$tmp" && apt-get -q "${APT_OPTS[@]}" download "$pkg=$ver" >/dev/null) ||
-		die "apt-get download $pkg=$ver failed (see $APT_DIR/update.log)"
-	dpkg-deb -x "$tmp"/*.deb "$tmp/deb"
-	tarball=$(find "$tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
-	[ -n "$tarball" ] || die "$pkg $ver has no linux-source tarball in /usr/src"
-	[ "$(sha256sum <"$tarball" | cut -d' ' -f1)" = "$sum" ] ||
-		die "$pkg $ver: $(basename "$tarball") does not have the sha256 $(basename "$(bsk_series)") pins"
-	mkdir "$tmp/linux"
-	info "extracting $(basename "$tarball")"
-	tar -xf "$tarball" -C "$tmp/linux" --strip-components=1
-	rm -rf "$tmp/deb" "$tmp"/*.deb
-	kv=$(kernel_version "$tmp/linux")
+	unpack "$pkg" "$ver" "$tmp" "$3"
+	kv=$(make -s -C "$tmp/linux" kernelversion 2>/dev/null ||
+		awk -F' *= *' '/^VERSION/{v=$2} /^PATCHLEVEL/{p=$2} /^SUBLEVEL/{s=$2} END{print v "." p "." s}' "$tmp/linux/Makefile")
 	fix_gitignore "$tmp/linux"
 	info "making a git tree of Linux $kv"
 	(
 		cd "$tmp/linux"
 		bsk_git init -q -b base
-		# ~90k loose objects: git's automatic gc would repack them all
-		# behind the first later git am or commit (minutes of CPU, in the
-		# middle of a gate run).  The cache tree is ours; it stays loose.
+		# no automatic gc: repacking ~90k loose objects would stall a later git am
 		git config gc.auto 0
 		git config maintenance.auto false
 		bsk_git add -A
@@ -159,9 +143,7 @@ main() {
 	cur=$SRC_DIR/$BASE
 	apt_opts
 	if [ -n "$NEWEST" ]; then
-		if ! { apt_update && resolve_backports && pick_package; }; then
-			die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
-		fi
+		{ apt_update && resolve_backports && pick_package; } || die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
 		return
 	fi
 	if [ -e "$cur/.git/bsk-package" ] && [ "$(cat "$cur/.git/bsk-package")" = "$pkg $ver" ]; then
@@ -169,9 +151,7 @@ main() {
 		readlink -f "$cur"
 		return 0
 	fi
-	if ! { apt_update && resolve_backports; }; then
-		die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
-	fi
+	{ apt_update && resolve_backports; } || die "cannot read Debian's package lists for BASE=$BASE (see $APT_DIR/update.log)"
 	apt-cache "${APT_OPTS[@]}" show "$pkg=$ver" >/dev/null 2>&1 ||
 		die "$pkg $ver, the pinned base, is no longer in Debian's archive: move the pin (docs/bases.md)"
 	extract "$pkg" "$ver" "$sum"
@@ -179,6 +159,4 @@ main() {
 	readlink -f "$cur"
 }
 
-if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-	main
-fi
+[ "${BASH_SOURCE[0]}" != "$0" ] || main

@@ -1,16 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# tree.sh - say which kernel tree the series works on.  Prints one line:
-#   REPO WORKTREE BASEREF
-# REPO is the base's git repository (a Debian base in the cache, or the
-# user's KERNEL=/path), WORKTREE the git worktree in the cache where the
-# series is applied, BASEREF the commit or tag the series goes on.
-#
-#   BASE=mainline|lts    Debian base fetched by base.sh (default mainline)
-#   KERNEL=/path         the user's own kernel git tree instead; its checkout
-#                        is left alone: the series goes into a worktree on a
-#                        new branch made from KERNEL_BASE (default HEAD)
+# tree.sh - print "REPO WORKTREE BASEREF": the base's git repository (BASE's Debian tree,
+# or KERNEL=, left alone), the cache worktree the series is applied in, and the commit
+# or tag it goes on (KERNEL_BASE, default HEAD).  docs/bases.md.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"

@@ -1,30 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# vmkernel.sh base|series|rfc|tip|debug [FRAGMENT...] - build the x86_64
-# guest kernel for virtme-ng (tinyconfig's fragments + configs/vm.config +
-# FRAGMENTs, on allnoconfig: merge_config.sh -n) at the base, at the
-# applied series without its RFC threads (series), at the base with the
-# RFC threads alone (rfc: what the RFC is posted against; only when the
-# series has one), at the tip of the applied series, RFC threads
-# included (tip), or (debug) at the base with the debug-only patches of
-# debug/ (never posted: tools/s3-trace.sh), and print the path of its
-# bzImage.
-# A FRAGMENT may be a .kunitconfig (the series' block/tests/.kunitconfig
-# builds its suites in: 'make check' boots that kernel with kunit.py exec).
-#
-# The kernels other than debug come from one worktree of the base's repository,
-# $BSK_CACHE/work/<tag>-vm (detached; the series worktree is not touched),
-# and one build dir, $BSK_CACHE/build/<tag>-vm[-<fragment names>]: after
-# one of them is built, another only recompiles what the patches change.
-# Each build's bzImage and vmlinux are copied beside it as bzImage-<kind>
-# and vmlinux-<kind> (for scripts/bloat-o-meter).  A kernel whose
-# fragments enable CONFIG_MODULES (configs/blktests.config) also builds
-# its modules and installs them in root-<kind>/lib/modules/<release>,
-# with its bzImage as root-<kind>/bzImage: that path is printed, and
-# virtme-ng (vng -r) gives the guest those modules.  Every line of the
-# fragments must hold in the final .config, or the build stops with the
-# lines that do not.
+# vmkernel.sh base|series|rfc|tip|debug [FRAGMENT...] - build an x86_64 guest kernel
+# (tinyconfig + configs/vm.config + FRAGMENTs, each line must hold), print its bzImage:
+# series stops before the RFC threads, rfc is the base with them alone, debug base + debug/.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -39,14 +17,11 @@ suffix=
 for f in "$@"; do
 	[ -f "$f" ] || die "no config fragment $f"
 	frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
-	# debug.config -> -debug; a tree's block/tests/.kunitconfig -> -kunit
 	n=$(basename "$f" .config)
 	n=${n%.kunitconfig}
 	suffix+=-${n:-kunit}
 done
 
-# The series kernel stops before the RFC threads; the rfc kernel is the
-# base with them alone.
 nrfc=$(series_rfc_count "$(bsk_series)")
 [ "$kind" != rfc ] || [ "$nrfc" -gt 0 ] ||
 	die "$(bsk_series) has no RFC thread ('# thread rfc:'): there is no rfc kernel"
@@ -64,9 +39,6 @@ esac
 vwt=$BSK_CACHE/work/$tag-vm
 out=$BSK_CACHE/build/$tag-vm$suffix
 if [ "$kind" = debug ]; then
-	# Its own worktree and build dir: the patches are committed there on
-	# top of the base (git am), and the base and series kernels' build
-	# stays as it was.
 	vwt=$BSK_CACHE/work/$tag-vm-debug
 	out=$BSK_CACHE/build/$tag-vm-debugpatches$suffix
 	dp=("$BSK_TOP"/debug/*.patch)
@@ -81,8 +53,7 @@ fi
 	die "$vwt has uncommitted changes; it is the VM kernel's worktree: commit them elsewhere or remove it (git worktree remove)"
 mkdir -p "$out"
 if [ "$kind" = debug ]; then
-	# Applied again only when debug/ changed: a new commit of the same
-	# patches would touch the files and rebuild them.
+	# applied again only when debug/ changed: else no rebuild
 	dkey="$(git -C "$repo" rev-parse "$base^{commit}") $(cat "${dp[@]}" | sha1sum | cut -c1-40)"
 	if [ "$(cat "$out/.debug-patches" 2>/dev/null)" != "$dkey" ] ||
 		[ "$(git -C "$vwt" rev-parse -q --verify "HEAD~${#dp[@]}" 2>/dev/null)" != "${dkey%% *}" ]; then
@@ -93,9 +64,7 @@ if [ "$kind" = debug ]; then
 	fi
 	rev=$(git -C "$vwt" rev-parse HEAD)
 elif [ "$kind" = rfc ]; then
-	# The RFC threads' commits picked onto the base, each with its
-	# committer and date: the same commits every time, so the same
-	# image (the banner's date is the commit's).
+	# picked with their committer and date: the same commits, so the same image
 	git -C "$vwt" checkout -q --detach "$base"
 	for c in $(git -C "$repo" rev-list --reverse "refs/heads/$BSK_BRANCH~$nrfc..refs/heads/$BSK_BRANCH"); do
 		IFS=$'\t' read -r cname cmail cdate < <(git -C "$repo" log -1 --format=$'%cn\t%ce\t%cD' "$c")
@@ -111,10 +80,7 @@ else
 fi
 
 cc=$(kbuild_cc gcc)
-# Reproducible (Documentation/kbuild/reproducible-builds.rst): a kernel
-# relinked from the same tree is the same image.  Under QEMU icount, two
-# builds of one tree (another build number and time in the banner) gave
-# S6 figures of 'make bench ICOUNT=1' 0.3% apart.
+# reproducible: a rebuild of the same tree is the same image (icount figures depend on it)
 export KBUILD_BUILD_TIMESTAMP
 KBUILD_BUILD_TIMESTAMP=$(git -C "$vwt" log -1 --format=%cD "$rev")
 export KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=blk-sched-kunit KBUILD_BUILD_HOST=vm
@@ -126,7 +92,6 @@ if kconfig_stale "$out" "$key"; then
 	kconfig_tiny "$vwt" "$out" "${frags[@]}" >"$out/merge.log" 2>&1 ||
 		die "merge_config.sh failed (see $out/merge.log)"
 	kmake olddefconfig >/dev/null
-	# What each symbol's last mention asks (a later fragment overrides).
 	bad=$(grep -hE '^CONFIG_|^# CONFIG_.* is not set$' "${frags[@]}" |
 		awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s)
 			if (!(s in last)) o[++n] = s; last[s] = $0 }
@@ -146,17 +111,14 @@ targets=(bzImage)
 ! grep -qx 'CONFIG_MODULES=y' "$out/.config" || targets+=(modules)
 kmake "${targets[@]}" >"$out/build.log" 2>&1 ||
 	die "the $kind guest kernel does not build (see $out/build.log)"
-# Copied, then renamed: a guest still booting the last image keeps it.
+# copied, then renamed: a guest still booting the last image keeps it
 cp "$out/arch/x86/boot/bzImage" "$out/bzImage-$kind.tmp"
 cp "$out/vmlinux" "$out/vmlinux-$kind.tmp"
 mv -f "$out/bzImage-$kind.tmp" "$out/bzImage-$kind"
 mv -f "$out/vmlinux-$kind.tmp" "$out/vmlinux-$kind"
 img=$out/bzImage-$kind
 if [ ${#targets[@]} -gt 1 ]; then
-	# With modules: the image in a root of its own, beside
-	# lib/modules/<release>/, where virtme-ng looks for them (it walks up
-	# from the image to the first directory with lib/modules) and links
-	# them into the guest's /lib/modules.
+	# the image beside lib/modules/<release>/, where virtme-ng looks for the modules
 	root=$out/root-$kind
 	rm -rf "$root.tmp"
 	mkdir -p "$root.tmp"

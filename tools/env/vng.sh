@@ -1,14 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# vng.sh - print the path of a virtme-ng 'vng' command.  An installed vng
-# is taken as it is.  Otherwise Debian's virtme-ng package (trixie and
-# unstable only) is fetched through a private apt state (mirror read from
-# the machine's apt configuration, signatures checked against the Debian
-# archive keyring), unpacked in $BSK_CACHE/vng (never installed) and run
-# with the machine's python3 through a small wrapper there.  The guest's
-# init needs the host's udev, and QEMU: both come from Debian's packages
-# (deps.sh vm).
+# vng.sh - print the path of a virtme-ng 'vng': the installed one, or
+# Debian unstable's unpacked in $BSK_CACHE/vng with a wrapper there.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -16,17 +9,10 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 [ "${BASH_SOURCE[0]}" = "$0" ] || die "vng.sh is a command, not a library"
 
-if command -v vng >/dev/null; then
-	command -v vng
-	exit 0
-fi
-
+command -v vng && exit 0
 dir=$BSK_CACHE/vng
 wrap=$dir/vng
-if [ -x "$wrap" ] && "$wrap" --version >/dev/null 2>&1; then
-	printf '%s\n' "$wrap"
-	exit 0
-fi
+[ -x "$wrap" ] && "$wrap" --version >/dev/null 2>&1 && { printf '%s\n' "$wrap"; exit 0; }
 
 need_space 200 "$BSK_CACHE"
 info "no vng installed; fetching Debian's virtme-ng into $dir"

@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# newest.sh [mainline|lts] - one line: does the series still apply to
-# Debian's newest linux-source for its base?  The base stays pinned (the
-# series' "# base:" line), so a move in Debian's archive is seen here and
-# a rebase is a deliberate act (docs/bases.md).  Exit 1 when it does not apply.
+# newest.sh [mainline|lts] - one line: does the series apply to Debian's
+# newest linux-source for its base?  The base stays pinned (docs/bases.md).
 set -euo pipefail
 BASE=${1:-${BASE:-mainline}}
 # shellcheck source=../env/base.sh
@@ -14,18 +11,12 @@ pin=$(pinned) || exit 1
 read -r pkg ver _ <<<"$pin"
 new=$("$BSK_TOP/tools/env/base.sh" --newest "$BASE" 2>/dev/null) ||
 	die "cannot read Debian's package lists for BASE=$BASE"
-if [ "$new" = "$pkg $ver" ]; then
-	echo "Debian's newest linux-source for $BASE is the pinned one, $new"
-	exit 0
-fi
+[ "$new" != "$pkg $ver" ] || { echo "Debian's newest linux-source for $BASE is the pinned one, $new"; exit 0; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 apt_opts
-(cd "$tmp" && apt-get -q "${APT_OPTS[@]}" download "${new/ /=}" >/dev/null 2>&1) ||
-	die "apt-get download ${new/ /=} failed"
-dpkg-deb -x "$tmp"/*.deb "$tmp/deb"
-mkdir "$tmp/linux"
-tar -xf "$tmp"/deb/usr/src/linux-source-*.tar.* -C "$tmp/linux" --strip-components=1
+info() { :; } # one line: only the verdict, or an error
+unpack "${new% *}" "${new#* }" "$tmp"
 while read -r p; do
 	if ! patch -d "$tmp/linux" -p1 -s -N --fuzz=0 <"$BSK_TOP/patches/$p" >/dev/null 2>&1; then
 		echo "the series does not apply to Debian's newest $new ($p); the base stays pinned at $pkg $ver"

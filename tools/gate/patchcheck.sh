@@ -1,57 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# patchcheck.sh TREE BASE SERIES LOGDIR - hold every patch of the series,
-# in order, to what maintainers and their CI (netdev's NIPA, the 0-day
-# bot) hold it to.  TREE is the applied worktree (clean, on the series
-# branch), BASE the commit the series applies to.  Per patch:
-#
-#   checkpatch   scripts/checkpatch.pl --strict on the patch mail
-#   KUnit        every suite present at that point passes (UML, kunit.sh)
-#   gcc y, gcc tests
-#                x86_64 W=1 builds of block/ (buildcheck.sh): the tests
-#                off (the objects are kept for bloat-o-meter), and every
-#                suite built in: no warning the previous step did not have
-#   clang        BFQ =y with the tests, with a Debian clang meeting the
-#                base's minimum LLVM version; "n/a" with the reason when
-#                there is none
-#   sparse       C=1 on every object the patch makes the tests build rebuild
-#   kernel-doc   scripts/kernel-doc -none (-Wall where supported) on the
-#                .c/.h files the patch changes: no new warnings
-#   SoB          a Signed-off-by: equal to From:
-#   Fixes        12+ hex digits and ("subject"); the subject must match
-#                when the commit is in the history of FIXES_GIT (a kernel
-#                git tree with history; the Debian base has none)
-#   Link/Cc      well-formed Link:, Cc: and Closes: trailers
-#   recipients   To/Cc from scripts/get_maintainer.pl (the commands b4
-#                prep -c runs) on the applied tree, recorded; the row must
-#                be in MAINTAINERS-notes as printed, where the tree's
-#                MAINTAINERS is the one the notes name (else shown only)
-#
-# PATCHES=N or N-M checks those patches only (make check STAGES=patches
-# PATCHES=5-7): their rows of the table, builds compared from the patch
-# before N.  Interrupted (INT, TERM), it stops its background builds and
-# waits for them before it checks the branch out again.
-# PATCHCHECK_LIGHT=1 leaves out the x86_64 builds (gcc y, gcc tests, clang,
-# sparse) and runs KUnit at the last patch only: the light pass the
-# default 'make check' gives the LTS series (BASE=lts make check runs the
-# whole table there).
-# For an LTS series (series-<V>) the recipients are "–": it is not sent
-# (see MAINTAINERS-notes, Stable).  The KUnit run
-# and the builds of one patch run side by side (each a separate build
-# dir), so both cores stay busy while one object compiles.
-#
-# Writes LOGDIR/checks.md (the patch x check table, also printed and
-# copied to $BSK_CACHE/checks-<tree>.md) and LOGDIR/recipients.md.  Last
-# line: "N passed, N failed" (KUnit cases plus green cells, red cells).
+# patchcheck.sh TREE BASE SERIES LOGDIR - each patch against what maintainers' CI
+# checks, a table in LOGDIR/checks.md (docs/gate.md, "per-patch checks").
 set -uo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-wt=${1:-}
-base=${2:-}
-series=${3:-}
-logdir=${4:-}
+wt=${1:-} base=${2:-} series=${3:-} logdir=${4:-}
 { [ -d "$wt" ] && [ -f "$series" ] && [ -n "$logdir" ]; } ||
 	die "usage: patchcheck.sh TREE BASE SERIES LOGDIR"
 [ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] || die "$wt has uncommitted changes"
@@ -66,48 +21,32 @@ mapfile -t commits < <(git -C "$wt" rev-list --reverse "$base..HEAD")
 tip=$(git -C "$wt" rev-parse HEAD)
 branch=$(git -C "$wt" symbolic-ref -q --short HEAD || echo "$tip")
 
-# PATCHES=N or N-M: only those patches (their builds compare with the
-# patch before N).
-first=1
-last=${#pfiles[@]}
-if [ -n "${PATCHES:-}" ]; then
-	[[ $PATCHES =~ ^([1-9][0-9]*)(-([1-9][0-9]*))?$ ]] ||
-		die "PATCHES=$PATCHES: give a patch number or a range N-M (1-$last)"
-	first=${BASH_REMATCH[1]}
-	last=${BASH_REMATCH[3]:-$first}
-	{ [ "$first" -ge 1 ] && [ "$first" -le "$last" ] && [ "$last" -le "${#pfiles[@]}" ]; } ||
-		die "PATCHES=$PATCHES: $(basename "$series") has patches 1-${#pfiles[@]}"
-fi
+read -r first last < <(patch_range "${#pfiles[@]}" "$(basename "$series")") || exit 1
 in_range() { [ "$1" -ge "$first" ] && [ "$1" -le "$last" ]; }
 
-# Background builds run in their own process group (a background job of a
-# script ignores SIGINT): on INT or TERM they are stopped and waited for,
-# and only then is the branch checked out again (the EXIT trap).
-# shellcheck disable=SC2317 # run by the trap
-interrupted() {
-	trap - INT TERM HUP
-	bg_stop
-	exit 130
-}
-trap interrupted INT TERM HUP
+# the builds (process groups of their own) stopped before the branch is back
+trap 'trap - INT TERM HUP; bg_stop; exit 130' INT TERM HUP
 trap 'git -C "$wt" checkout -q "$branch"' EXIT
 
 cells=$logdir/cells.tsv
 : >"$cells"
 kunit_cases=0
-# cell I CHECK ok|fail|na TEXT
-cell() {
+cell() { # I CHECK ok|fail|na TEXT
 	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$cells"
 	[ "$3" != fail ] || printf 'FAIL  %s %s: %s\n' "$(basename "${pfiles[$1 - 1]}")" "$2" "${4:-}"
 }
+new_lines() { LC_ALL=C comm -13 "$1" "$2"; } # OLD NEW: lines of NEW not in OLD
+new_cell() { # I CHECK FILE [TEXT]: red with FILE's new warnings, or green
+	if [ -s "$3" ]; then
+		cat "$3"
+		cell "$1" "$2" fail "$(wc -l <"$3") new warnings"
+	else
+		cell "$1" "$2" ok "${4:-}"
+	fi
+}
 
-# --- on the patch mails, and on the applied tree at the tip ---------------
 gm=("$wt/scripts/get_maintainer.pl" --nogit --nogit-fallback --nogit-chief-penguins --norolestats)
-# Fixes: tags are checkpatch's own BAD_FIXES_TAG check.  It checks the
-# form always, and the quoted subject where GIT_DIR has the commit; where
-# GIT_DIR has a history without it (the Debian base is one commit) it
-# checks nothing.  So: once with no git dir (the form), and once more with
-# FIXES_GIT's (the subject) when it is set.
+# BAD_FIXES_TAG needs the commit's history (not the Debian base's): the form, then FIXES_GIT's.
 fixes_gitdir=
 if [ -n "${FIXES_GIT:-}" ]; then
 	fixes_gitdir=$(git -C "$FIXES_GIT" rev-parse --absolute-git-dir 2>/dev/null) ||
@@ -117,13 +56,8 @@ fixes_check() { # MAIL GIT_DIR
 	(cd "$wt" && GIT_DIR=$2 PATH=/usr/bin:/bin:$PATH scripts/checkpatch.pl --quiet --show-types \
 		--types BAD_FIXES_TAG "$1")
 }
-{
-	echo '| patch | To | Cc |'
-	echo '|---|---|---|'
-} >"$logdir/recipients.md"
-# MAINTAINERS-notes' table holds for the MAINTAINERS it was made from (its
-# "MAINTAINERS blob" line): on a tree whose MAINTAINERS is another (your
-# own, KERNEL=), the rows are made and shown, not compared.
+printf '| patch | To | Cc |\n|---|---|---|\n' >"$logdir/recipients.md"
+# the notes' rows hold for their "MAINTAINERS blob" only (not KERNEL='s)
 gm_other=
 rec_blob=$(sed -n 's/.*MAINTAINERS blob \([0-9a-f]\{40\}\).*/\1/p' "$notes" 2>/dev/null | head -n 1)
 cur_blob=$(git -C "$wt" rev-parse -q --verify "$base:MAINTAINERS" 2>/dev/null || true)
@@ -136,12 +70,7 @@ for i in "${!pfiles[@]}"; do
 	p=$pdir/${pfiles[$i]}
 	subj=$(git -C "$wt" log -1 --format=%s "${commits[$i]}")
 
-	# Debian's python3 first: it has the modules spdxcheck.py needs.  The
-	# Debian base is one commit, so the ids Fixes: names are checked below.
-	# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is answered by
-	# the recipients cell: get_maintainer.pl must name someone for every
-	# file (block/ covers block/tests/; a v1 review asked for no F: line
-	# that an existing pattern already covers).
+	# Debian's python3 for spdxcheck.py; FILE_PATH_CHANGES is the recipients cell's
 	if (cd "$wt" && PATH=/usr/bin:/bin:$PATH scripts/checkpatch.pl --strict --quiet --show-types \
 		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p") >"$logdir/checkpatch-$n.log" 2>&1; then
 		cell "$n" checkpatch ok
@@ -150,21 +79,14 @@ for i in "${!pfiles[@]}"; do
 		cell "$n" checkpatch fail "$(grep -cE '^(ERROR|WARNING|CHECK):' "$logdir/checkpatch-$n.log") reports"
 	fi
 
-	# Trailers: the commit message part of the mail, up to the first ---.
+	# Signed-off-by and Cc: are checkpatch's (MISSING_SIGN_OFF, NO_AUTHOR_SIGN_OFF, BAD_SIGN_OFF)
 	msg=$(sed -n '/^$/,$p' "$p" | sed '/^---$/q')
-	from=$(sed -n 's/^From: //p' "$p" | head -n 1)
-	if grep -qxF "Signed-off-by: $from" <<<"$msg"; then
-		cell "$n" SoB ok
-	else
-		cell "$n" SoB fail "no Signed-off-by: $from"
-	fi
 
 	fx=$(grep '^Fixes:' <<<"$msg" || true)
 	if [ -z "$fx" ]; then
 		cell "$n" Fixes na
-	elif ! fixes_check "$p" /nonexistent >"$logdir/fixes-$n.log" 2>&1; then
-		cell "$n" Fixes fail "$(grep -m1 -A1 BAD_FIXES_TAG "$logdir/fixes-$n.log" | paste -sd' ')"
-	elif [ -n "$fixes_gitdir" ] && ! fixes_check "$p" "$fixes_gitdir" >"$logdir/fixes-$n.log" 2>&1; then
+	elif ! fixes_check "$p" /nonexistent >"$logdir/fixes-$n.log" 2>&1 ||
+		{ [ -n "$fixes_gitdir" ] && ! fixes_check "$p" "$fixes_gitdir" >"$logdir/fixes-$n.log" 2>&1; }; then
 		cell "$n" Fixes fail "$(grep -m1 -A1 BAD_FIXES_TAG "$logdir/fixes-$n.log" | paste -sd' ')"
 	else
 		note=
@@ -179,14 +101,9 @@ for i in "${!pfiles[@]}"; do
 		cell "$n" Fixes ok "$note"
 	fi
 
-	tl=$(grep -E '^(Link|Closes|Cc):' <<<"$msg" || true)
-	if [ -z "$tl" ]; then
-		cell "$n" Link/Cc na
-	else
-		bad=$(grep -vE '^(Link|Closes): https?://[^[:space:]]+$' <<<"$tl" |
-			grep -vE '^Cc: ([^<>@]+ <[^<>@[:space:]]+@[^<>@[:space:]]+>|<?[^<>@[:space:]]+@[^<>@[:space:]]+>?)( # .+)?$' || true)
-		if [ -z "$bad" ]; then cell "$n" Link/Cc ok; else cell "$n" Link/Cc fail "malformed: $(head -n 1 <<<"$bad")"; fi
-	fi
+	tl=$(grep -E '^(Link|Closes):' <<<"$msg" || true)
+	bad=$(grep -vE '^(Link|Closes): https?://[^[:space:]]+$' <<<"$tl" || true)
+	if [ -z "$tl" ]; then cell "$n" Link na; elif [ -z "$bad" ]; then cell "$n" Link ok; else cell "$n" Link fail "not a URL: $(head -n 1 <<<"$bad")"; fi
 
 	if [ -n "$ver" ]; then
 		cell "$n" recipients na
@@ -198,76 +115,55 @@ for i in "${!pfiles[@]}"; do
 	printf '%s\n' "$row" >>"$logdir/recipients.md"
 	if [ -z "$to$cc" ]; then
 		cell "$n" recipients fail "get_maintainer.pl found nobody ($(head -n 1 "$logdir/gm-$n.err"))"
-	elif [ -n "$gm_other" ]; then
-		cell "$n" recipients ok "$(($(tr -cd ',' <<<"$to, $cc" | wc -c) + 1)) addresses; $gm_other"
-	elif [ -f "$notes" ] && ! grep -qxF -- "$row" "$notes"; then
+	elif [ -z "$gm_other" ] && [ -f "$notes" ] && ! grep -qxF -- "$row" "$notes"; then
 		cell "$n" recipients fail "MAINTAINERS-notes lacks: $row"
 	else
-		cell "$n" recipients ok "$(($(tr -cd ',' <<<"$to, $cc" | wc -c) + 1)) addresses"
+		cell "$n" recipients ok "$(($(tr -cd ',' <<<"$to, $cc" | wc -c) + 1)) addresses${gm_other:+; $gm_other}"
 	fi
 done
 
-# --- builds: the base, then each patch -------------------------------------
 modes=(y t clang)
-light=${PATCHCHECK_LIGHT:-0}
+light=${CHECK_LIGHT:-0}
 [ "$light" = 0 ] || modes=()
-declare -A skip=()
+# clang and sparse for this tree (installed if need be), or why not: their cells are then "–".
+declare -A skip=() tool=()
+sparse_na=
+if [ ${#modes[@]} -gt 0 ]; then
+	tool[clang]=$("$BSK_TOP/tools/gate/clang.sh" "$wt") || { [ -n "${tool[clang]}" ] || exit 1; skip[clang]=${tool[clang]}; }
+	tool[t]=$("$BSK_TOP/tools/gate/sparse.sh" "$wt") || { [ -n "${tool[t]}" ] || exit 1; sparse_na=${tool[t]} tool[t]=; }
+fi
 build_step() { # STEP: build every mode at the checked-out commit, side by side
-	local m rc
+	local m
 	declare -A pid=()
 	for m in "${modes[@]}"; do
 		[ -z "${skip[$m]:-}" ] || continue
-		setsid "$BSK_TOP/tools/gate/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" 2>"$logdir/build-$m-$1.err" &
+		bg "$BSK_TOP/tools/gate/buildcheck.sh" "$m" "$wt" "$logdir/state/$m-$1" ${tool[$m]:+"${tool[$m]}"} \
+			2>"$logdir/build-$m-$1.err"
 		pid[$m]=$!
-		BSK_BG+=($!)
 	done
-	for m in "${modes[@]}"; do
-		[ -n "${pid[$m]:-}" ] || continue
-		rc=0
-		wait "${pid[$m]}" || rc=$?
-		if [ "$m" = clang ] && [ "$rc" -eq 2 ]; then
-			skip[$m]=$(sed 's/^clang.sh: //' "$logdir/build-$m-$1.err")
-			info "clang: n/a: ${skip[$m]}"
-		elif [ "$rc" -ne 0 ]; then
-			cat "$logdir/build-$m-$1.err" >&2
-			rm -rf "$logdir/state/$m-$1".*
-		fi
+	for m in "${!pid[@]}"; do
+		bg_wait "${pid[$m]}" || { cat "$logdir/build-$m-$1.err" >&2; rm -rf "$logdir/state/$m-$1".*; }
 	done
 }
 
-# new_lines OLD NEW: lines of NEW not in OLD (as multisets).
-new_lines() {
-	LC_ALL=C comm -13 "$1" "$2"
-}
-
-# kunit_cell N RC: the KUnit cell of patch N from its kunit.sh log.
-kunit_cell() {
-	local line kp kf
-	line=$(tail -n 1 "$logdir/kunit-$1.log")
-	kp=
-	kf=
-	read -r kp kf _ < <(counts_of "$line")
-	kunit_cases=$((kunit_cases + ${kp:-0}))
-	if [ "$2" -eq 0 ] && [ "${kf:-1}" -eq 0 ]; then
-		cell "$1" KUnit ok "${kp} cases"
+kunit_cell() { # N RC: the KUnit cell of patch N from the counts kunit.sh wrote
+	local kp=0 kf=1 ks=0
+	[ ! -s "$logdir/kunit-$1.counts" ] || read -r kp kf ks <"$logdir/kunit-$1.counts"
+	kunit_cases=$((kunit_cases + kp))
+	if [ "$2" -eq 0 ] && [ "$kf" -eq 0 ]; then
+		cell "$1" KUnit ok "$kp cases"
 	else
-		grep -E 'FAILED|CRASHED|error' "$logdir/kunit-$1.log" | head -n 20
-		cell "$1" KUnit fail "${line:-no result} (see $logdir/kunit-$1.log)"
+		tail -n 20 "$logdir/kunit-$1.log"
+		cell "$1" KUnit fail "$kp passed, $kf failed, $ks skipped (see $logdir/kunit-$1.log)"
 	fi
-	info "KUnit: ${line}"
+	info "KUnit: $kp passed, $kf failed, $ks skipped"
 }
 
-# The builds start from the base, or from the patch before the first one
-# checked.
+# the builds start from the patch before the first one checked
 z=$((first - 1))
-if [ "$z" -eq 0 ]; then
-	git -C "$wt" checkout -q --detach "$base"
-else
-	git -C "$wt" checkout -q --detach "${commits[$z - 1]}"
-fi
+git -C "$wt" checkout -q --detach "$( [ "$z" -eq 0 ] && echo "$base" || echo "${commits[$z - 1]}")" || die "cannot check out the patch before $first in $wt"
 t=$SECONDS
 build_step "$z"
-BSK_BG=()
 [ ${#modes[@]} -eq 0 ] || info "builds before patch $first: $((SECONDS - t))s"
 for m in "${modes[@]}"; do
 	[ -n "${skip[$m]:-}" ] || [ -f "$logdir/state/$m-$z.cc" ] ||
@@ -284,34 +180,28 @@ for i in "${!commits[@]}"; do
 	n=$((i + 1))
 	in_range "$n" || continue
 	c=${commits[$i]}
-	git -C "$wt" checkout -q --detach "$c"
+	git -C "$wt" checkout -q --detach "$c" || die "cannot check out patch $n in $wt"
 	info "patch $n/${#commits[@]}: $(git -C "$wt" log -1 --format=%s "$c")"
 
 	t=$SECONDS
 	if [ "$light" != 0 ] && [ "$n" -lt "$last" ]; then
 		cell "$n" KUnit na
 	elif [ ! -f "$wt/block/tests/.kunitconfig" ]; then
-		# A fix that comes before the first suite: nothing to run yet
-		# (its builds are the x86_64 cells).
 		cell "$n" KUnit na "no suite yet"
 		build_step "$n"
 	else
-		KUNIT_OUT=$logdir/kunit-$n setsid "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1 &
+		KUNIT_OUT=$logdir/kunit-$n BSK_COUNTS=$logdir/kunit-$n.counts bg "$BSK_TOP/tools/kunit.sh" "$wt" >"$logdir/kunit-$n.log" 2>&1
 		kpid=$!
-		BSK_BG+=($!)
 		build_step "$n"
 		rc=0
-		wait "$kpid" || rc=$?
+		bg_wait "$kpid" || rc=$?
 		info "KUnit${modes[*]:+ and x86_64 builds}: $((SECONDS - t))s"
 		kunit_cell "$n" "$rc"
 	fi
-	BSK_BG=()	# all waited for: no pid of theirs may be signalled later
-
 
 	for m in "${modes[@]}"; do
-		col="gcc $m"
-		[ "$m" != t ] || col="gcc tests"
-		[ "$m" != clang ] || col=clang
+		col=${m/#t/gcc tests}
+		col=${col/#y/gcc y}
 		if [ -n "${skip[$m]:-}" ]; then
 			cell "$n" "$col" na "${skip[$m]}"
 			continue
@@ -323,35 +213,21 @@ for i in "${!commits[@]}"; do
 			[ "$m" != t ] || cell "$n" sparse fail "no build"
 			continue
 		fi
-		if [ ! -f "$prev.cc" ]; then
-			# The previous step did not build: compare with the start.
-			prev=$logdir/state/$m-$z
-		fi
+		[ -f "$prev.cc" ] || prev=$logdir/state/$m-$z
 		{
 			new_lines "$prev.cc" "$cur.cc"
 			new_lines "$logdir/state/$m-seen.other" "$cur.other"
 		} >"$logdir/new-$m-$n.txt"
 		LC_ALL=C sort -u "$logdir/state/$m-seen.other" "$cur.other" -o "$logdir/state/$m-seen.other"
-		if [ -s "$logdir/new-$m-$n.txt" ]; then
-			cat "$logdir/new-$m-$n.txt"
-			cell "$n" "$col" fail "$(wc -l <"$logdir/new-$m-$n.txt") new warnings"
-		else
-			cell "$n" "$col" ok
-		fi
-		if [ "$m" = t ] && [ -f "$cur.sparse-na" ]; then
-			cell "$n" sparse na "$(cat "$cur.sparse-na")"
+		new_cell "$n" "$col" "$logdir/new-$m-$n.txt"
+		if [ "$m" = t ] && [ -n "$sparse_na" ]; then
+			cell "$n" sparse na "$sparse_na"
 		elif [ "$m" = t ]; then
 			new_lines "$prev.sparse" "$cur.sparse" >"$logdir/new-sparse-$n.txt"
-			if [ -s "$logdir/new-sparse-$n.txt" ]; then
-				cat "$logdir/new-sparse-$n.txt"
-				cell "$n" sparse fail "$(wc -l <"$logdir/new-sparse-$n.txt") new warnings"
-			else
-				cell "$n" sparse ok "$(wc -l <"$cur.sparse") before and after"
-			fi
+			new_cell "$n" sparse "$logdir/new-sparse-$n.txt" "$(wc -l <"$cur.sparse") before and after"
 		fi
 	done
 
-	# kernel-doc on both sides of the patch, files at their tree paths.
 	mapfile -t files < <(git -C "$wt" diff --name-only "$c^" "$c" -- '*.c' '*.h')
 	kd=$(mktemp -d)
 	for side in old new; do
@@ -370,40 +246,31 @@ for i in "${!commits[@]}"; do
 	new_lines "$kd/old.log" "$kd/new.log" >"$logdir/new-kdoc-$n.txt"
 	if [ ${#files[@]} -eq 0 ]; then
 		cell "$n" kernel-doc na "no .c/.h change"
-	elif [ -s "$logdir/new-kdoc-$n.txt" ]; then
-		cat "$logdir/new-kdoc-$n.txt"
-		cell "$n" kernel-doc fail "$(wc -l <"$logdir/new-kdoc-$n.txt") new warnings"
 	else
-		cell "$n" kernel-doc ok "${kdoc_wall[*]}"
+		new_cell "$n" kernel-doc "$logdir/new-kdoc-$n.txt" "${kdoc_wall[*]}"
 	fi
 	rm -rf "$kd"
 done
 git -C "$wt" checkout -q "$branch"
 
-# --- the table ---------------------------------------------------------------
 cols=(checkpatch KUnit)
 [ ${#modes[@]} -eq 0 ] || cols+=("gcc y" "gcc tests" clang sparse)
-cols+=(kernel-doc SoB Fixes Link/Cc recipients)
+cols+=(kernel-doc Fixes Link recipients)
 {
-	printf '| # | patch |'
-	printf ' %s |' "${cols[@]}"
-	printf '\n|---|---|'
-	printf -- '---|%.0s' "${cols[@]}"
-	printf '\n'
+	printf '| # | patch |%s\n|---|---|%s\n' "$(printf ' %s |' "${cols[@]}")" "$(printf -- '---|%.0s' "${cols[@]}")"
 	for i in "${!pfiles[@]}"; do
 		n=$((i + 1))
 		in_range "$n" || continue
 		printf '| %s | %s |' "$n" "$(git -C "$wt" log -1 --format=%s "${commits[$i]}")"
 		for col in "${cols[@]}"; do
-			r=$(awk -F'\t' -v n="$n" -v c="$col" '$1 == n && $2 == c { print $3 }' "$cells" | head -n 1)
+			IFS=$'\t' read -r r note < <(awk -F'\t' -v n="$n" -v c="$col" '$1 == n && $2 == c { print $3 "\t" $4; exit }' "$cells")
 			case $r in
 			ok) s="✓" ;;
 			fail) s="✗" ;;
 			na) s="–" ;;
 			*) s="✗ (not run)" ;;
 			esac
-			[ "$col" != KUnit ] || [ "$r" != ok ] ||
-				s="✓ $(awk -F'\t' -v n="$n" '$1 == n && $2 == "KUnit" { print $4 }' "$cells" | cut -d' ' -f1)"
+			[ "$col" != KUnit ] || [ "$r" != ok ] || s="✓ ${note%% *}"
 			printf ' %s |' "$s"
 		done
 		printf '\n'
@@ -418,7 +285,6 @@ cols+=(kernel-doc SoB Fixes Link/Cc recipients)
 	[ "$light" = 0 ] || printf -- '- KUnit: at the last patch only (light pass; BASE=... make check runs it after every patch)\n'
 	[ -z "$ver" ] || printf -- '- recipients: – for every patch: the %s series is not sent (MAINTAINERS-notes, Stable)\n' "$ver"
 } >"$logdir/checks.md"
-# The cache keeps the last whole table (PATCHES= gives part of one).
 if [ "$first:$last" = "1:${#pfiles[@]}" ]; then
 	mkdir -p "$BSK_CACHE"
 	cp "$logdir/checks.md" "$BSK_CACHE/checks-$(basename "$wt").md"
@@ -427,9 +293,9 @@ cat "$logdir/checks.md"
 
 ok=$(awk -F'\t' '$3 == "ok" && $2 != "KUnit"' "$cells" | wc -l)
 bad=$(awk -F'\t' '$3 == "fail"' "$cells" | wc -l)
-# A cell that never got a result is red too.
+# a cell that never got a result is red too
 want=$(( (last - first + 1) * ${#cols[@]} ))
 got=$(wc -l <"$cells")
 [ "$got" -ge "$want" ] || bad=$((bad + want - got))
-printf '%s passed, %s failed\n' "$((kunit_cases + ok))" "$bad"
+counts_line "$((kunit_cases + ok))" "$bad" 0
 [ "$bad" -eq 0 ]

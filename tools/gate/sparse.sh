@@ -1,15 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# sparse.sh TREE - print the path of a sparse that TREE's
-# scripts/checker-valid.sh accepts (any installed sparse for a tree that
-# has no such script, e.g. 6.12).  Recent kernels need a sparse newer than
-# some Debian releases ship (7.x uses __typeof_unqual__; bookworm has
-# 0.6.4).  If the installed one is refused, Debian unstable's sparse source
-# package is fetched through a private apt state (deb-src, mirror read from
-# the machine's apt configuration, signatures checked) and built in the
-# cache, once.  Exit 2, with the reason on stderr, when there is no usable
-# sparse and no apt-get.
+# sparse.sh TREE - the path of a sparse TREE's scripts/checker-valid.sh
+# accepts; if the installed one is refused, Debian unstable's built in the
+# cache.  None to be had here: the reason on stdout, status 1.
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -19,40 +12,25 @@ set -euo pipefail
 
 tree=${1:-}
 [ -f "$tree/Makefile" ] || die "usage: sparse.sh KERNEL_TREE (no kernel tree at '$tree')"
-# A kernel without scripts/checker-valid.sh (6.12 has none) takes the
-# installed sparse as it is.
+# 6.12 has no checker-valid.sh: the installed sparse as it is
 if [ ! -x "$tree/scripts/checker-valid.sh" ]; then
-	if ! command -v sparse >/dev/null; then
-		command -v apt-get >/dev/null 2>&1 || { echo "sparse.sh: no sparse installed, and no apt-get" >&2; exit 2; }
-		die "sparse not found; run: apt-get install sparse"
-	fi
-	command -v sparse
-	exit 0
+	command -v sparse && exit 0
+	command -v apt-get >/dev/null 2>&1 || { echo "no sparse installed, and no apt-get"; exit 1; }
+	die "sparse not found; run: apt-get install sparse"
 fi
 
-valid() {
-	[ "$("$tree/scripts/checker-valid.sh" "$1" -m64 2>/dev/null)" = 1 ]
-}
-
-if command -v sparse >/dev/null && valid sparse; then
-	command -v sparse
-	exit 0
-fi
-
+valid() { [ "$("$tree/scripts/checker-valid.sh" "$1" -m64 2>/dev/null)" = 1 ]; }
+command -v sparse >/dev/null && valid sparse && { command -v sparse; exit 0; }
 dir=$BSK_CACHE/sparse
 bin=$dir/src/sparse
-if [ -x "$bin" ] && valid "$bin"; then
-	printf '%s\n' "$bin"
-	exit 0
-fi
-
+[ -x "$bin" ] && valid "$bin" && { printf '%s\n' "$bin"; exit 0; }
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-source >/dev/null 2>&1; then
 	command -v apt-get >/dev/null 2>&1 ||
-		{ echo "sparse.sh: no sparse that $(basename "$tree") accepts, and no apt-get to build Debian's" >&2; exit 2; }
+		{ echo "no sparse that $(basename "$tree") accepts, and no apt-get to build Debian's"; exit 1; }
 	die "dpkg-source not found; run: apt-get install dpkg-dev"
 fi
 info "installed sparse $(sparse --version 2>/dev/null || echo '(none)') is too old for $tree; building Debian unstable's sparse in $dir"
-unstable_apt "$dir" deb-src ||
+debian_apt "$dir" deb-src unstable ||
 	die "apt-get update for the sparse source package failed (see $dir/update.log)"
 rm -rf "$dir/dl" "$dir/src"
 mkdir -p "$dir/dl"
@@ -60,8 +38,7 @@ mkdir -p "$dir/dl"
 	die "apt-get source sparse failed (see $dir/fetch.log)"
 dpkg-source -x "$dir"/dl/sparse_*.dsc "$dir/src" >>"$dir/fetch.log" 2>&1 ||
 	die "dpkg-source -x failed (see $dir/fetch.log)"
-# Debian's package pins unstable's compiler (use-gcc-16.patch); build with
-# this machine's gcc, whose headers sparse then uses.
+# CC=gcc: Debian's package pins unstable's gcc
 make -C "$dir/src" -j"$(nproc)" CC=gcc sparse >"$dir/build.log" 2>&1 ||
 	die "building sparse failed (see $dir/build.log)"
 valid "$bin" || die "Debian unstable's sparse ($(basename "$dir"/dl/sparse_*.dsc .dsc)) is also refused by $tree/scripts/checker-valid.sh"

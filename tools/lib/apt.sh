@@ -1,16 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# Private apt states for the tools: Debian packages found and fetched
-# without touching the machine's own apt state, from the mirror the
-# machine's apt configuration names (read at run time, never written
-# down), signatures checked against the Debian archive keyring.  Used by
-# env/base.sh (the kernel bases), gate/sparse.sh and env/vng.sh (packages
-# only Debian unstable has).  Sourced, never executed; needs common.sh.
+# Private apt states in the cache: Debian packages fetched from the machine's own mirror,
+# signatures checked, the machine's apt state untouched.  Sourced after common.sh.
 # shellcheck shell=bash
 
 KEYRING=${BSK_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 OS_RELEASE=${BSK_OS_RELEASE:-/etc/os-release}
 
-# The machine's apt repositories: "URI RELEASE COMPONENT", deb Packages only.
+# the machine's apt repositories: "URI RELEASE COMPONENT"
 machine_repos() {
 	# shellcheck disable=SC2016 # apt format fields, not shell
 	apt-get indextargets --format '$(TARGET_OF) $(IDENTIFIER) $(REPO_URI) $(RELEASE) $(COMPONENT)' |
@@ -22,7 +18,6 @@ codename() {
 	(. "$OS_RELEASE" && printf '%s\n' "${VERSION_CODENAME:-}")
 }
 
-# The mirror serving this machine's own Debian release.
 mirror_uri() {
 	local cn mirror
 	cn=$(codename)
@@ -33,7 +28,15 @@ mirror_uri() {
 	printf '%s\n' "$mirror"
 }
 
-# apt options for the private state in $APT_DIR, in APT_OPTS.
+# new_enough PROGRAM: its --version ("0.14.2", "fio-3.41[-2-gabc]") is $MIN or later
+new_enough() {
+	local v
+	v=$("$1" --version 2>/dev/null | head -n 1) || return 1
+	v=${v#fio-}
+	v=${v%%-*}
+	[[ $v =~ ^[0-9]+\.[0-9]+ ]] && ver_ge "$v" "$MIN"
+}
+
 apt_opts() {
 	APT_OPTS=(-o "Dir::State::Lists=$APT_DIR/lists"
 		  -o "Dir::Etc::sourcelist=$APT_DIR/sources.list"
@@ -42,17 +45,13 @@ apt_opts() {
 		  -o "Dir::Cache=$APT_DIR/cache"
 		  -o "Acquire::Languages=none"
 		  -o "APT::Get::List-Cleanup=false")
-	# The private state lives in the user's cache, which apt's _apt user
-	# may not be able to read; download as the calling user instead.
+	# apt's _apt user may not read the user's cache
 	[ "$(id -u)" != 0 ] || APT_OPTS+=(-o "APT::Sandbox::User=root")
 	mkdir -p "$APT_DIR"/lists/partial "$APT_DIR"/cache/archives/partial \
 		 "$APT_DIR"/sources.list.d "$APT_DIR"/preferences.d
 }
 
-# debian_apt DIR deb|deb-src SUITE: a private apt state in DIR/apt for
-# Debian SUITE main on the machine's own mirror (signatures checked
-# against the archive keyring), updated (log: DIR/update.log).  For a
-# package that only a newer release has (sparse.sh, vng.sh, b4.sh).
+# debian_apt DIR deb|deb-src SUITE: DIR/apt for Debian SUITE main, updated (DIR/update.log)
 debian_apt() {
 	local mirror
 	APT_DIR=$1/apt
@@ -62,16 +61,7 @@ debian_apt() {
 	apt-get -q "${APT_OPTS[@]}" update >"$1/update.log" 2>&1
 }
 
-# unstable_apt DIR deb|deb-src: debian_apt for Debian unstable.
-unstable_apt() {
-	debian_apt "$1" "$2" unstable
-}
-
-# debian_unpack DIR SUITE PKG...: Debian SUITE's PKGs fetched through the
-# private state of debian_apt DIR and unpacked (never installed) under
-# DIR/root; DIR/dl keeps the .debs (their names tell the versions).  Logs
-# in DIR.  For programs of pure Python that the machine's own release
-# has not, or too old (vng.sh, b4.sh).
+# debian_unpack DIR SUITE PKG...: SUITE's PKGs unpacked (never installed) under DIR/root
 debian_unpack() {
 	local dir=$1 suite=$2 deb
 	shift 2

@@ -1,12 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# The host's reading of a 'make bench' run: the guests' figures
-# (RAW/<S>/<kernel>/metrics.tsv: scenario kernel scheduler metric value run)
-# turned into summary.csv and the table of summary.md.  Sourced by
-# tools/bench.sh, and by tests/bench.bats on the committed run.
+# The host's reading of a 'make bench' run (RAW/<S>/<kernel>/metrics.tsv):
+# summary.csv and summary.md's table.  Sourced by tools/bench.sh and tests.
 # shellcheck shell=bash
 
-# bench_csv RAW: summary.csv (scenario,kernel,scheduler,metric,median,
-# min,max,runs) over every scenario in RAW.
+# bench_csv RAW: summary.csv over every scenario in RAW
 bench_csv() {
 	cat "$1"/*/*/metrics.tsv | bench_summary
 }
@@ -30,10 +27,8 @@ bench_summary() {
 		END { flush() }'
 }
 
-# bench_table KERNEL...: summary.md's table from summary.csv on stdin: a
-# row per scenario, scheduler and metric; a column per KERNEL (the first
-# is the base), median (min–max) or – where it has no figure, then each
-# other kernel's median over the base's.
+# bench_table KERNEL...: summary.csv (stdin) as a table, a column per KERNEL (the first
+# the base), then each other's median over the base's
 bench_table() {
 	tail -n +2 | awk -F',' -v ks="$*" '
 		BEGIN { nk = split(ks, kn, " ")

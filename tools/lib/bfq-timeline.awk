@@ -1,54 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
-#
-# bfq-timeline.awk - one line per second of a blk-tracer trace with BFQ's
-# log messages (tools/vm/s3-trace.sh): dispatches (D), the mean number of
-# requests at the device, BFQ's expirations by reason (bfq-iosched.h:
-# 0 too idle, 1 budget timeout, 2 budget exhausted, 3 no more requests,
-# 4 preempted), the queues set in service, queue merges and splits, the
-# dispatch rounds that returned no request (BFQ idling, "no queue
-# returned") and idle timers armed (the debug patch's "arm idle").
-#   awk -f tools/lib/bfq-timeline.awk PASS.trace
+# awk -f bfq-timeline.awk PASS.trace - a line per second of a blk-tracer trace with BFQ's log
+# (tools/s3-trace.sh): dispatches, requests at the device, expirations by reason
+# (bfq-iosched.h), queues served, merges, empty dispatches, idle arms.
 function account(t) {
-	if (last != "")
-		integ[int(last - t0)] += inflight * (t - last)
+	if (last != "") integ[int(last - t0)] += inflight * (t - last)
 	last = t
 }
 match($0, / [0-9]+\.[0-9]+: /) {
 	t = substr($0, RSTART + 1, RLENGTH - 3) + 0
-	if (t0 == "")
-		t0 = t
+	if (t0 == "") t0 = t
 	s = int(t - t0)
-	if (s > smax)
-		smax = s
+	if (s > smax) smax = s
 	if ($0 ~ / [0-9]+,[0-9]+ +D +R/) {
-		account(t)
-		inflight++
-		nd[s]++
+		account(t); inflight++; nd[s]++
 	} else if ($0 ~ / [0-9]+,[0-9]+ +C +R/) {
-		account(t)
-		if (inflight > 0)
-			inflight--
+		account(t); if (inflight > 0) inflight--
 	} else if ($0 ~ / m +N /) {
-		if (match($0, /expire \([0-9]/)) {
-			r = substr($0, RSTART + 8, 1)
-			ex[s, r]++
-			extot[r]++
-		}
+		if (match($0, /expire \([0-9]/)) ex[s, substr($0, RSTART + 8, 1)]++
 		if ($0 ~ /set_in_service_queue/) {
-			q = $0
-			sub(/.* m +N /, "", q)
-			sub(/ .*/, "", q)
-			if (!((s, q) in sq)) {
-				sq[s, q] = 1
-				nq[s]++
-			}
+			q = $0; sub(/.* m +N /, "", q); sub(/ .*/, "", q)
+			if (!((s, q) in sq)) { sq[s, q] = 1; nq[s]++ }
 		}
-		if ($0 ~ /merging with queue|splitting queue/)
-			mg[s]++
-		if ($0 ~ /no queue returned/)
-			np[s]++
-		if ($0 ~ /arm idle/)
-			ai[s]++
+		if ($0 ~ /merging with queue|splitting queue/) mg[s]++
+		if ($0 ~ /no queue returned/) np[s]++
+		if ($0 ~ /arm idle/) ai[s]++
 	}
 }
 END {

@@ -1,64 +1,64 @@
 # SPDX-License-Identifier: GPL-2.0
-#
-# blktests.awk - read the output of blktests' ./check for one or more
-# kernels (files given in order, the base's first; -v names="base series
-# ...") and print, by -v what=:
-#
-#   table  a Markdown table, one row per test: its status on each kernel
-#          and, for a test that failed or did not run, the first lines
-#          blktests gave as the reason; then the totals per kernel
-#   new    (two kernels) one line per test that passed on the first kernel and failed,
-#          did not run or is absent on the second ("block/005: passed ->
-#          failed"); nothing when there is none
-#   counts "name passed N failed N notrun N finished 0|1" per kernel
-#
-# -v expect="block/001 block/002 ...": the tests ./check was asked for; one
-# that a kernel's output does not name is "absent" there (check left it
-# out, or the run was cut off before it).
-#
-# A test's status line is "group/NNN[ => dev] (description)  [status]";
-# the indented lines after it carry its stats ("key ... value") and,
-# for "failed" and "not run", the reason.  A file without the line
-# "blktests: exit N" (tools/vm/blktests.sh) was cut off.
+# blktests.awk (gawk) - blktests runs of kernels (-v names="base ..."): per kernel NAME the result
+# files check -o wrote (NAME-results/DIR/GROUP/NNN), then NAME.txt, its console, whose only part read
+# is what blktests writes nowhere else: the reasons, and "not run" with no result file.
+# -v what=table, new (passed on the first, not the second) or counts; -v expect: the tests asked for.
 BEGIN {
 	split(names, name, " ")
+	for (i in name)
+		idx[name[i]] = i
+}
+function set(i, t, st) {
+	if (st == "" || (i, t) in status)
+		return
+	status[i, t] = st
+	count[i, st]++
+	sub(/ => .*/, "", t)
+	ran[i, t] = 1
 }
 FNR == 1 {
-	k++
 	cur = ""
+	r = index(FILENAME, "-results/")
+	k = idx[r ? substr(FILENAME, 1, r - 1) : substr(FILENAME, 1, length(FILENAME) - 4)]
+}
+r {
+	split($0, kv, "\t")
+	if (kv[1] == "status")
+		st = kv[2] == "pass" ? "passed" : kv[2] == "fail" ? "failed" : kv[2]
+	if (kv[1] == "description")
+		d = kv[2]
+	next
+}
+ENDFILE {
+	if (r && split(FILENAME, p, "/") >= 4) { # NAME-results/DIR/GROUP/NNN; DIR: nodev[_COND] or the device
+		t = p[3] "/" p[4] (p[2] ~ /^nodev/ ? "" : " => " p[2])
+		if (!(t in desc))
+			desc[t] = d
+		set(k, t, st)
+		st = d = ""
+	}
 }
 /^blktests: exit [0-9]+$/ {
 	finished[k] = 1
 	next
 }
-match($0, /^[a-z]+\/[0-9]+( => [^ ]+)? .*\[(passed|failed|not run)\]$/) {
-	t = $1
-	if ($2 == "=>")
-		t = t " => " $3
-	st = $0
-	sub(/.*\[/, "", st)
-	sub(/\]$/, "", st)
-	if (!(t in seen)) {
-		seen[t] = 1
-		order[++n] = t
-		d = $0
-		sub(/^[^(]*\(/, "", d)
-		sub(/\) *\[[a-z ]+\]$/, "", d)
-		desc[t] = d
+match($0, /^[a-z]+\/[0-9]+( => [^ ]+)? .*\[(passed|failed|not run)\]$/, m) {
+	t = $2 == "=>" ? $1 " => " $3 : $1
+	if (!(t in desc)) {
+		desc[t] = $0
+		sub(/^[^(]*\(/, "", desc[t])
+		sub(/\) *\[[a-z ]+\]$/, "", desc[t])
 	}
-	status[k, t] = st
-	count[k, st]++
-	cur = (st == "passed") ? "" : t
+	if (m[2] == "not run")
+		set(k, t, m[2])
+	cur = m[2] == "passed" ? "" : t
 	lines = 0
 	next
 }
 /^    / && cur != "" {
-	# its stats ("runtime  12.1s  ...  13.0s") are not the reason
-	if ($0 ~ / \.\.\. /)
-		next
 	l = substr($0, 5)
-	# of a diff, the changed lines only
-	if (l ~ /^(--- |\+\+\+ |@@|\(Run |\(See | |\.\.\.$)/)
+	# not its stats ("runtime  12.1s  ...  13.0s"); of a diff, the changed lines only
+	if ($0 ~ / \.\.\. / || l ~ /^(--- |\+\+\+ |@@|\(Run |\(See | |\.\.\.$)/)
 		next
 	sub(/^ +/, "", l)
 	gsub(/\|/, "\\|", l)
@@ -76,31 +76,15 @@ function cell(i, t) {
 }
 END {
 	ne = split(expect, ex, " ")
-	for (j = 1; j <= ne; j++) {
-		t = ex[j]
-		for (i = 1; i <= k; i++) {
-			found = 0
-			for (u in seen)
-				if (u == t || index(u, t " => ") == 1)
-					if ((i, u) in status)
-						found = 1
-			if (found)
-				continue
-			if (!(t in seen)) {
-				seen[t] = 1
-				order[++n] = t
+	for (j = 1; j <= ne; j++)
+		for (i = 1; i <= k; i++)
+			if (!((i, ex[j]) in ran)) {
+				if (!(ex[j] in desc))
+					desc[ex[j]] = ""
+				status[i, ex[j]] = "absent"
+				count[i, "absent"]++
 			}
-			status[i, t] = "absent"
-			count[i, "absent"]++
-		}
-	}
-	# by name (insertion sort: some tens of rows)
-	for (j = 2; j <= n; j++) {
-		t = order[j]
-		for (i = j - 1; i >= 1 && order[i] > t; i--)
-			order[i + 1] = order[i]
-		order[i + 1] = t
-	}
+	n = asorti(desc, order)
 	if (what == "counts") {
 		for (i = 1; i <= k; i++)
 			printf "%s passed %d failed %d notrun %d absent %d finished %d\n", name[i],
@@ -108,45 +92,36 @@ END {
 		exit
 	}
 	if (what == "new") {
-		for (j = 1; j <= n; j++) {
-			t = order[j]
-			if (cell(1, t) == "passed" && cell(2, t) != "passed")
-				printf "%s: passed -> %s (%s)\n", t, cell(2, t), why[2, t]
-		}
+		for (j = 1; j <= n; j++)
+			if (cell(1, order[j]) == "passed" && cell(2, order[j]) != "passed")
+				printf "%s: passed -> %s (%s)\n", order[j], cell(2, order[j]), why[2, order[j]]
 		exit
 	}
-	printf "| test | description |"
-	for (i = 1; i <= k; i++)
-		printf " %s |", name[i]
-	print " reason, as blktests gives it |"
-	printf "|---|---|"
-	for (i = 1; i <= k; i++)
-		printf "---|"
-	print "---|"
+	head = "| test | description |"
+	rule = "|---|---|"
+	for (i = 1; i <= k; i++) {
+		head = head " " name[i] " |"
+		rule = rule "---|"
+	}
+	print head " reason, as blktests gives it |\n" rule "---|"
 	for (j = 1; j <= n; j++) {
 		t = order[j]
-		# each kernel's reason, named, once per distinct reason; one
-		# reason that every kernel gives is said once, unnamed
+		# each distinct reason once, named by its kernel; one that every kernel gives, unnamed
 		r = ""
-		nr = 0
 		all = 1
-		for (i = 1; i <= k; i++) {
-			if (why[i, t] == "") {
+		delete said
+		for (i = 1; i <= k; i++)
+			if (why[i, t] == "")
 				all = 0
-				continue
+			else if (!(why[i, t] in said)) {
+				said[why[i, t]]
+				r = r (r == "" ? "" : " / ") (k > 1 ? name[i] ": " : "") why[i, t]
 			}
-			dup = 0
-			for (h = 1; h < i; h++)
-				if (why[h, t] == why[i, t])
-					dup = 1
-			if (dup)
-				continue
-			nr++
-			r = r (r == "" ? "" : " / ") (k > 1 ? name[i] ": " : "") why[i, t]
-		}
-		if (k > 1 && nr == 1 && all)
+		if (k > 1 && length(said) == 1 && all)
 			r = why[1, t]
-		printf "| %s | %s |", t, desc[t]
+		d = desc[t]
+		gsub(/\|/, "\\|", d)
+		printf "| %s | %s |", t, d
 		for (i = 1; i <= k; i++)
 			printf " %s |", cell(i, t)
 		printf " %s |\n", r

@@ -11,8 +11,7 @@ BSK_BRANCH=${BSK_BRANCH:-blk-sched-kunit}
 BSK_LTS_SERIES=${BSK_LTS_SERIES:-6.12}
 export BSK_TOP BSK_CACHE BSK_LTS_SERIES
 
-# run_dir NAME: a new directory for one run's results, in the cache.
-# Committed evidence changes only through 'make promote' (promote.sh).
+# run_dir NAME: a new directory for one run's results (results/ changes only by make promote)
 run_dir() {
 	local d
 	d=$BSK_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$1
@@ -20,8 +19,7 @@ run_dir() {
 	printf '%s\n' "$d"
 }
 
-# check_settings: the enumerated settings (docs/reference.md), checked
-# before anything is installed or built; one error line for a bad one.
+# check_settings: the enumerated settings (docs/reference.md), before anything is installed
 check_settings() {
 	local v
 	case ${BASE:-mainline} in mainline | lts) ;;
@@ -31,14 +29,27 @@ check_settings() {
 	case ${KUNIT_DEBUG:-0} in 0 | 1 | rt) ;;
 	*) die "KUNIT_DEBUG=$KUNIT_DEBUG: use 1 (the sanitizers) or rt (PREEMPT_RT too)" ;; esac
 	case ${ICOUNT:-0} in 0 | 1) ;; *) die "ICOUNT=$ICOUNT: 0 or 1" ;; esac
-	for v in RUNS PASSES STRESS_SECONDS BLKTESTS_TIMEOUT BLKTESTS_BOOT_LIMIT; do
-		[[ ${!v:-1} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: a whole number above 0"
+	for v in RUNS PASSES STRESS_SECONDS; do
+		[[ ${!v:-1} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive number"
 	done
+	[[ ${BLKTESTS_TIMEOUT:-1} =~ ^[1-9][0-9]*$ ]] ||
+		die "BLKTESTS_TIMEOUT=$BLKTESTS_TIMEOUT is not a positive number of seconds"
+	{ [[ ${BLKTESTS_BOOT_LIMIT:-5} =~ ^[1-9][0-9]{0,5}$ ]] && [ "${BLKTESTS_BOOT_LIMIT:-5}" -ge 5 ]; } ||
+		die "BLKTESTS_BOOT_LIMIT=$BLKTESTS_BOOT_LIMIT is not a number of seconds from 5 to 999999"
 }
 
-# The series file for BASE: series (mainline) or series-<LTS> (lts).
-# Patches that must differ there live in patches/<LTS>/ and are listed
-# from there; the others are listed by their mainline file name.
+# patch_range N NAME: "FIRST LAST" of PATCHES=N[-M] (all when unset) in series NAME of N patches
+patch_range() {
+	local f=1 l=$1
+	if [ -n "${PATCHES:-}" ]; then
+		{ [[ $PATCHES =~ ^([1-9][0-9]*)(-([1-9][0-9]*))?$ ]] && f=${BASH_REMATCH[1]} l=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}} &&
+			[ "$f" -le "$l" ] && [ "$l" -le "$1" ]; } ||
+			die "PATCHES=$PATCHES: give a patch number or a range N-M within 1-$1 ($2)"
+	fi
+	echo "$f $l"
+}
+
+# The series file for BASE: series (mainline) or series-<LTS> (lts, its own patches in patches/<LTS>/).
 bsk_series() {
 	case ${BASE:-mainline} in
 	lts) printf '%s\n' "$BSK_TOP/series-$BSK_LTS_SERIES" ;;
@@ -55,8 +66,7 @@ series_version() {
 	esac
 }
 
-# The text a maintainer put between --- and the diffstat of a patch mail
-# (for a patch that differs from its mainline version: what and why).
+# The text between --- and the diffstat of a patch mail.
 patch_note() {
 	awk 'f && (/^ .*\| +[0-9]+/ || /^ [0-9]+ files? changed/) { exit }
 	     f { print } /^---$/ && !f { f = 1 }' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
@@ -68,12 +78,12 @@ same_patch() {
 		[ "$(git patch-id --stable <"$1" | cut -d' ' -f1)" = "$(git patch-id --stable <"$2" | cut -d' ' -f1)" ]
 }
 
-# One clear line on stderr, then exit.
-# ver_ge A B: version A >= version B (dotted numbers, sort -V).
+# ver_ge A B: version A >= version B (sort -V)
 ver_ge() {
 	[ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]
 }
 
+# one clear line on stderr, then exit
 die() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
 	exit 1
@@ -89,27 +99,20 @@ bsk_git() {
 	    -c commit.gpgsign=false -c tag.gpgsign=false "$@"
 }
 
-# Patch files listed in a quilt series file, in order (comments and
-# quilt options after the name are ignored).
+# Patch files listed in a quilt series file, in order.
 series_patches() {
 	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]].*//' "$1" |
 		grep -v '^$' || true
 }
 
-# "thread patch" per patch of a series file, in order: the patches after a
-# "# thread NAME: ..." comment go to the list as thread NAME, with
-# patches/cover-letter-NAME ("series" before any such line).
+# "thread patch" per patch of a series file: after "# thread NAME: ..." thread NAME ("series" before).
 series_threads() {
 	awk '/^#[[:space:]]*thread[[:space:]]+[a-z0-9-]+:/ {
 		t = $0; sub(/^#[[:space:]]*thread[[:space:]]+/, "", t); sub(/:.*/, "", t); next }
 	{ sub(/#.*/, "") } NF { print (t == "" ? "series" : t), $1 }' "$1"
 }
 
-# The number of patches of a series file's RFC threads ("# thread rfc:" or
-# "# thread rfc-NAME:"), which come last (tools/gate/lint-series.sh): they
-# apply to the base alone and go to the list as RFC.  Kernels
-# (tools/env/vmkernel.sh): "series" stops before them, "rfc" is the base
-# with them alone, "tip" the whole series.
+# The number of patches of the RFC threads, which come last and apply to the base alone.
 series_rfc_count() {
 	series_threads "$1" | awk '$1 ~ /^rfc(-|$)/ { n++ } END { print n + 0 }'
 }
@@ -129,7 +132,7 @@ need_space() {
 		die "not enough space in $dir: ${avail} MiB free, ${mib} MiB needed (set BSK_CACHE to another disk)"
 }
 
-# Stage timer: "stage NAME" starts one, "stage_end" prints its duration.
+# stage NAME starts a timed stage, stage_end prints its duration
 stage() {
 	BSK_STAGE=$1
 	BSK_STAGE_T0=$SECONDS
@@ -140,19 +143,16 @@ stage_end() {
 	printf '==> %s: %ds\n' "$BSK_STAGE" $((SECONDS - BSK_STAGE_T0)) >&2
 }
 
-# splat_lines FILE: the lines of a kernel log that report a bug, a
-# warning, a sanitizer finding, a lockdep splat or a stall
-# (tools/lib/splat-patterns, one extended regex per line; the VM's guest side
-# reads the same file).  A missing FILE is an error.
+# splat_lines FILE: a kernel log's reports (bugs, sanitizers, lockdep, stalls: lib/splat-patterns)
 splat_lines() {
 	[ -f "$1" ] || die "no kernel log $1"
 	grep -aE -f "$BSK_TOP/tools/lib/splat-patterns" "$1" || true
 }
 
-# The one result writer.  Every check of every tool is one line, "PASS
-# name", "FAIL name" or "SKIP name: reason", counted here; a tool that
-# runs checks ends with results_end, whose last line "N passed, N failed,
-# N skipped" is what the tool above it (or CI) reads back with result_of_run.
+# The one result writer: PASS, FAIL or SKIP per check, then "N passed, N failed, N skipped",
+# also as "P F S" to the file a caller names in BSK_COUNTS (not passed on): nobody reads logs.
+BSK_COUNTS_FILE=${BSK_COUNTS:-}
+unset BSK_COUNTS
 BSK_PASSED=0
 BSK_FAILED=0
 BSK_SKIPPED=0
@@ -172,44 +172,37 @@ result() {
 	fi
 }
 
-# result_skip NAME REASON: a check this machine cannot run; neither
-# passed nor failed, and listed again by results_end.
+# result_skip NAME REASON: a check this machine cannot run
 result_skip() {
 	BSK_SKIPPED=$((BSK_SKIPPED + 1))
 	BSK_SKIPS+=("$1: $2")
 	printf 'SKIP  %s: %s\n' "$1" "$2"
 }
 
-# counts_of LINE: "P F S" if LINE is "P passed, F failed[, S skipped]",
-# else nothing (and status 1).
-counts_of() {
-	[[ $1 =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]] || return 1
-	printf '%s %s %s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "${BASH_REMATCH[4]:-0}"
+# counts_line P F S: a tool's last line, and its counts to BSK_COUNTS's file
+counts_line() {
+	printf '%s passed, %s failed, %s skipped\n' "$1" "$2" "$3"
+	[ -z "$BSK_COUNTS_FILE" ] || printf '%s %s %s\n' "$1" "$2" "$3" >"$BSK_COUNTS_FILE"
 }
 
-# result_of_run LOG RC LABEL START: count a tool's run by the last line of
-# its LOG; a non-zero RC, or no such line, is at least one failure.
+# result_of_run COUNTS LOG RC LABEL START: a run, from the COUNTS it wrote; none or RC != 0 fails
 result_of_run() {
-	local line p=0 f=1 sk=0 c
-	line=$(tail -n 1 "$1" 2>/dev/null)
-	if c=$(counts_of "$line"); then
-		read -r p f sk <<<"$c"
-	fi
-	[ "$2" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	local p=0 f=1 sk=0
+	[ ! -s "$1" ] || read -r p f sk <"$1"
+	[ "$3" -eq 0 ] || [ "$f" -gt 0 ] || f=1
 	BSK_PASSED=$((BSK_PASSED + p))
 	BSK_SKIPPED=$((BSK_SKIPPED + sk))
 	if [ "$f" -eq 0 ]; then
-		printf 'PASS  %s: %s (%ds)\n' "$3" "$line" $((SECONDS - $4))
+		printf 'PASS  %s: %s passed, %s skipped (%ds)\n' "$4" "$p" "$sk" $((SECONDS - $5))
 	else
-		grep -E 'FAILED|CRASHED|error|Error' "$1" | head -n 20
+		tail -n 20 "$2" 2>/dev/null
 		BSK_FAILED=$((BSK_FAILED + f))
-		BSK_FAILURES+=("$3 (see $1)")
-		printf 'FAIL  %s: %s\n' "$3" "$line"
+		BSK_FAILURES+=("$4 (see $2)")
+		printf 'FAIL  %s: %s passed, %s failed, %s skipped\n' "$4" "$p" "$f" "$sk"
 	fi
 }
 
-# results_end: the skips and failures again, then "N passed, N failed,
-# N skipped"; status 0 if nothing failed.
+# results_end: the skips and failures again, then the counts; status 0 if nothing failed
 results_end() {
 	local s
 	for s in "${BSK_SKIPS[@]}"; do
@@ -218,13 +211,11 @@ results_end() {
 	for s in "${BSK_FAILURES[@]}"; do
 		printf 'failed: %s\n' "$s"
 	done
-	printf '%s passed, %s failed, %s skipped\n' "$BSK_PASSED" "$BSK_FAILED" "$BSK_SKIPPED"
+	counts_line "$BSK_PASSED" "$BSK_FAILED" "$BSK_SKIPPED"
 	[ "$BSK_FAILED" -eq 0 ]
 }
 
-# Process groups of the long jobs a script started with setsid, so that a
-# signal stops them with everything they started (a background job of a
-# script ignores SIGINT).  bg_stop: TERM to each group, then wait for all.
+# Process groups of long jobs run under setsid (a background job ignores SIGINT): TERM each, wait.
 BSK_BG=()
 bg_stop() {
 	local p
@@ -234,33 +225,22 @@ bg_stop() {
 	wait
 }
 
-# kunit_json_failed FILE: the cases that failed in a kunit.py --json
-# file, one a line: "suite.case", or "suite.case: parameter" for a case of
-# a parameterized test.
-#
-# kunit_json_counts FILE: "PASSED FAILED SKIPPED" of the cases in a
-# kunit.py --json file (KernelCI format: groups of sub_groups and
-# test_cases; FAIL and ERROR, a crash, count as failed).
-kunit_json_failed() {
-	python3 -c 'import json, sys
-def failed(g, path):
-    for t in g.get("test_cases", []):
-        if t["status"] in ("FAIL", "ERROR"):
-            print(".".join(path + [t["name"]]) if len(path) < 2 else
-                  ".".join(path) + ": " + t["name"])
-    for s in g.get("sub_groups", []):
-        failed(s, path + [s["name"]])
-for s in json.load(open(sys.argv[1])).get("sub_groups", []):
-    failed(s, [s["name"]])' "$1"
+# bg CMD...: CMD in a process group of its own, which a signal stops whole
+bg() { setsid "$@" & BSK_BG+=($!); }
+
+bg_wait() { # PID: its status; forgotten
+	local rc=0 p keep=()
+	wait "$1" || rc=$?
+	for p in "${BSK_BG[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
+	BSK_BG=("${keep[@]}")
+	return "$rc"
 }
 
-kunit_json_counts() {
-	python3 -c 'import json, sys
-def cases(g):
-    for t in g.get("test_cases", []):
-        yield t["status"]
-    for s in g.get("sub_groups", []):
-        yield from cases(s)
-st = list(cases(json.load(open(sys.argv[1]))))
-print(st.count("PASS"), st.count("FAIL") + st.count("ERROR"), st.count("SKIP"))' "$1"
-}
+# step CMD...: a long step (a trap runs when wait returns, not a foreground command)
+step() { bg "$@" && bg_wait "$!"; }
+
+# Of a kunit.py --json file: "PASSED FAILED SKIPPED", and the failed cases.
+BSK_KUNIT_RESULTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/kunit_results.py
+kunit_json_counts() { python3 "$BSK_KUNIT_RESULTS" counts "$1"; }
+kunit_json_failed() { python3 "$BSK_KUNIT_RESULTS" failed "$1"; }
+kunit_json_skipped() { python3 "$BSK_KUNIT_RESULTS" skipped "$1"; }

@@ -1,24 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-# kbuild plumbing shared by the tools that build kernels outside kunit.py
-# (gate/buildcheck.sh, gate/objcheck.sh, env/vmkernel.sh).  Sourced, never
-# executed; needs common.sh.
+# kbuild plumbing for the tools that build kernels outside kunit.py.
 # shellcheck shell=bash
 
-# kbuild_cc [COMPILER]: COMPILER (default gcc) for kbuild's CC, behind
-# ccache where ccache is installed.
+# kbuild_cc COMPILER: COMPILER, behind ccache if installed
 kbuild_cc() {
-	if command -v ccache >/dev/null; then
-		printf 'ccache %s\n' "${1:-gcc}"
-	else
-		printf '%s\n' "${1:-gcc}"
-	fi
+	! command -v ccache >/dev/null || printf 'ccache '
+	printf '%s\n' "$1"
 }
 
-# kconfig_tiny TREE OUT FRAGMENT...: tinyconfig's own recipe (allnoconfig,
-# then kernel/configs/tiny-base.config, tiny.config and the x86 tiny.config)
-# with FRAGMENTs on top, as OUT/.config (merge_config.sh -n: a symbol the
-# fragments make visible stays off unless they name it).  The bench and
-# stress guest kernels are built on it.
+# kconfig_tiny TREE OUT FRAGMENT...: OUT/.config of tinyconfig's recipe + FRAGMENTs
 kconfig_tiny() {
 	local tree=$1 out=$2
 	shift 2
@@ -27,11 +17,8 @@ kconfig_tiny() {
 		arch/x86/configs/tiny.config "$@")
 }
 
-# kconfig_key TREE WORDS...: a key for a configuration: the tree's Kconfig
-# files and WORDS (fragment contents, the compiler).  kconfig_stale OUT
-# KEY: OUT has no .config, or one made for another key; kconfig_made OUT
-# KEY records it.  Configuring costs more than an incremental build, and
-# regenerating a .config makes kbuild see every symbol change.
+# kconfig_key TREE WORDS...: a key of TREE's Kconfig files and WORDS; configure OUT
+# only when kconfig_stale OUT KEY (configuring costs a rebuild), then kconfig_made OUT KEY
 kconfig_key() {
 	local tree=$1
 	shift
@@ -42,4 +29,10 @@ kconfig_stale() {
 }
 kconfig_made() {
 	printf '%s\n' "$2" >"$1/.bsk-config-key"
+}
+
+# kbuild_diagnostics TREE OUT: stdin's warnings, paths and line numbers out: one that moved compares equal
+kbuild_diagnostics() {
+	grep -ahE '(warning|error):|^WARNING:' | sed -E -e "s#$1/##g" -e "s#$2/##g" -e 's#(\.\./)+##g' \
+		-e 's/:[0-9]+(:[0-9]+)?([: ]|$)/\2/g' | LC_ALL=C sort || true
 }

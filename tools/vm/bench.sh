@@ -1,109 +1,42 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-#
-# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME RUN - guest side of
-# 'make bench'
-# (runs inside a virtme-ng guest booted by tools/bench.sh with the kernel
-# command line the scenario needs).  Runs fio from the host's filesystem;
-# every run's fio JSON goes to OUTDIR/SCENARIO/KERNEL/, and one line per
-# figure to OUTDIR/SCENARIO/KERNEL/metrics.tsv:
-#   scenario kernel scheduler metric value run
-# One boot runs run RUN of RUNS and adds its lines to metrics.tsv: the
-# host boots the base and the series kernel in turn for each run, so a
-# drift of the emulator over time spreads over both alike.  Within a run,
-# every scheduler in turn.
-#
-#   S1  (BFQ hw_tag on a queueing disk): 16 KiB O_DIRECT random reads, 8 psync jobs, on scsi_debug
-#       with 5 ms per command and real concurrency (queue_depth 32,
-#       rotational 1): MiB/s for bfq, mq-deadline, none, with the mean
-#       number of commands at the device, the completion latency and the
-#       guest's CPU use, BFQ also with slice_idle=0 (no idling); then
-#       MiB/s again at 20 ms per command
-#   S2  (hw_tag after the depth drops): after BFQ's hw_tag has latched under S1's load, the
-#       device depth drops to 1 (device/queue_depth); two sequential
-#       readers with think time: MiB/s and BFQ's idle expirations ("expire
-#       (0," in its blktrace log) with the latched BFQ, then with a BFQ
-#       attached afresh at depth 1 (none -> bfq)
-#   S3  (many small files): ext4 on scsi_debug (rotational with 5 ms per command,
-#       then non-rotational with 100 us), cold cache, 8 readers over 8000
-#       files of 4-16 KiB: seconds for bfq, mq-deadline, none, and the
-#       guest's CPU use (device latency, not emulated CPU, must dominate);
-#       BFQ also with low_latency=0 and with slice_idle=0 (no idling)
-#   S4  (reads under writeback): 4 KiB O_DIRECT random-read latency (p50, p99, p99.9)
-#       while buffered writers keep null_blk busy with async writeback:
-#       bfq with low_latency 1 and 0, and the writes in flight (their
-#       ceiling is BFQ's async depth limit)
-#   S5  (completion affinity): virtio-blk with an iothread, 4 vCPUs in 2 NUMA nodes,
-#       the disk's interrupt on CPU 0 (isolcpus=managed_irq,1-3), fio
-#       on CPUs 2-3: IOPS and the share of BLOCK softirqs and
-#       CAL (IPIs) on the submitting CPUs for rq_affinity 0, 1, 2
-#   S6  (merge hash): null_blk, mq-deadline, 4 KiB random writes at a deep
-#       queue: system time per I/O with nr_requests 256/2048 and nomerges
-#       0/1
+# bench.sh SCENARIO KERNEL OUTDIR RUNS RUNTIME RUN - guest side of 'make bench': fio's JSON
+# and metrics.tsv ("scenario kernel scheduler metric value run") of each scheduler to
+# OUTDIR/SCENARIO/KERNEL/.  The scenarios: docs/benchmarks.md.
 set -eu
-s=$1
-kernel=$2
-out=$3/$s/$kernel
-runs=$4
-rt=$5
+s=$1 kernel=$2 out=$3/$1/$2 runs=$4 rt=$5 rlist=$6
 mkdir -p "$out"
-rlist=$6
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
-
-say() {
-	printf 'bench: %s %s: %s\n' "$s" "$kernel" "$*"
-}
-
-# js FILE FILTER: jq on fio's JSON output (fio may write notices before it)
-js() {
-	sed -n '/^{/,$p' "$1" | jq "$2"
-}
-
-# metric SCHED NAME VALUE RUN
-metric() {
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$kernel" "$1" "$2" "$3" "$4" >>"$out/metrics.tsv"
-}
-
+say() { printf 'bench: %s %s: %s\n' "$s" "$kernel" "$*"; }
+# js FILE FIGURE: a figure of tools/vm/fio.jq from fio's JSON (fio may write notices before it)
+js() { sed -n '/^{/,$p' "$1" | jq -L "$(dirname "$0")" "include \"fio\"; $2"; }
+metric() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$kernel" "$1" "$2" "$3" "$4" >>"$out/metrics.tsv"; }
 sched() { # DEV SCHED
 	echo "$2" >"/sys/block/$1/queue/scheduler"
 	grep -q "\[$2\]" "/sys/block/$1/queue/scheduler" || { echo "cannot set $2 on $1"; exit 1; }
 }
 
-# variant DEV SPEC: a fresh instance of the scheduler of SPEC, "sched" or
-# "sched:tunable=value" (a BFQ with one tunable changed, say
-# bfq:slice_idle=0), through none, so that no state or tunable of the
-# pass before carries over.  Sets $label ("bfq slice_idle=0") and $tag
-# (for file names).
+# variant DEV SPEC: a fresh instance (through none) of SPEC, "sched[:tunable=value]";
+# sets $label ("bfq slice_idle=0") and $tag
 variant() {
 	echo none >"/sys/block/$1/queue/scheduler"
 	sched "$1" "${2%%:*}"
-	label=${2%%:*}
-	tag=$label
+	label=${2%%:*} tag=${2%%:*}
 	case $2 in
 	*:*=*)
 		t=${2#*:}
 		echo "${t#*=}" >"/sys/block/$1/queue/iosched/${t%%=*}"
-		label="$label $t"
-		tag=$tag-${t%%=*}${t#*=}
+		label="$label $t" tag=$tag-${t%%=*}${t#*=}
 		;;
 	esac
 }
 
-# cpu_stat: busy and idle jiffies of all CPUs so far; cpu_busy BEFORE
-# AFTER: the % of CPU time between them that was busy
-cpu_stat() {
-	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat
-}
+# cpu_stat: busy and idle jiffies so far; cpu_busy BEFORE AFTER: % busy between them
+cpu_stat() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
+cpu_busy() { echo "$1 $2" | awk '{ b = $3 - $1; i = $4 - $2; print (b + i) ? 100 * b / (b + i) : 0 }'; }
 
-cpu_busy() {
-	echo "$1 $2" | awk '{ b = $3 - $1; i = $4 - $2; print (b + i) ? 100 * b / (b + i) : 0 }'
-}
-
-# sampler_start OUT FILE FIELD: from 3 s on, field FIELD (1 or 2) of
-# FILE once a second into OUT, in the background, with shell builtins
-# and one sleep per sample (a first try with an awk every 100 ms cut
-# S1's figures by 15-20% under TCG); sampler_stop ends it.  col_mean and
-# col_max OUT: the mean and the peak of the samples.
+# sampler_start OUT FILE FIELD: from 3 s on, FIELD (1|2) of FILE each second into OUT,
+# with builtins only (an awk per sample costs the figures)
 sampler_start() {
 	(src=$2 fld=$3
 	 sleep 3
@@ -114,22 +47,13 @@ sampler_start() {
 	 done) >"$1" &
 	sampler=$!
 }
+sampler_stop() { kill "$sampler"; wait "$sampler" 2>/dev/null || true; }
+col_mean() { awk '{ t += $1; n++ } END { print n ? t / n : 0 }' "$1"; }
+col_max() { awk '$1 > m { m = $1 } END { print m + 0 }' "$1"; }
 
-sampler_stop() {
-	kill "$sampler"
-	wait "$sampler" 2>/dev/null || true
-}
-
-col_mean() {
-	awk '{ t += $1; n++ } END { print n ? t / n : 0 }' "$1"
-}
-
-col_max() {
-	awk '$1 > m { m = $1 } END { print m + 0 }' "$1"
-}
-
+sd=/sys/bus/pseudo/drivers/scsi_debug
 scsi_debug_disk() {
-	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+	for d in "$sd"/adapter*/host*/target*/*/block/*; do
 		[ -e "$d" ] && { basename "$d"; return 0; }
 	done
 	echo "no scsi_debug disk (boot with scsi_debug.* parameters)" >&2
@@ -141,15 +65,8 @@ S1)
 	dev=$(scsi_debug_disk)
 	echo 32 >"/sys/block/$dev/device/queue_depth"
 	echo 1 >"/sys/block/$dev/queue/rotational"
-	sd=/sys/bus/pseudo/drivers/scsi_debug
 	say "$dev: queue_depth $(cat "/sys/block/$dev/device/queue_depth"), rotational $(cat "/sys/block/$dev/queue/rotational")"
-	# At 5 ms per command (the issue's case) with, beside MiB/s, what
-	# tells a scheduler that holds requests back from one that only costs
-	# CPU: the mean number of commands at the device (device_busy,
-	# sampled once a second), fio's completion latency and the guest's
-	# CPU use.  Then at 20 ms, where a fixed cost per I/O weighs a
-	# quarter as much and a scheduler that holds requests back loses as
-	# much as before.
+	# again at 20 ms, where a fixed cost per I/O weighs a quarter as much
 	for r in $rlist; do
 		for lat in 5 20; do
 			echo "${lat}000000" >"$sd/ndelay"
@@ -157,8 +74,7 @@ S1)
 			[ "$lat" != 5 ] || v="bfq bfq:slice_idle=0 mq-deadline none"
 			for spec in $v; do
 				variant "$dev" "$spec"
-				sc=$label
-				say "$sc at $lat ms per command, run $r/$runs (${rt}s)"
+				say "$label at $lat ms per command, run $r/$runs (${rt}s)"
 				j=$out/$tag-$lat-$r.json
 				busy=$out/$tag-$lat-$r.busy
 				sampler_start "$busy" "/sys/block/$dev/device/device_busy" 1
@@ -169,12 +85,12 @@ S1)
 				c1=$(cpu_stat)
 				sampler_stop
 				if [ "$lat" = 5 ]; then
-					metric "$sc" MiB/s "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
-					metric "$sc" "commands at the device (mean)" "$(col_mean "$busy")" "$r"
-					metric "$sc" "read clat mean (us)" "$(js "$j" '.jobs[0].read.clat_ns.mean / 1000')" "$r"
-					metric "$sc" "guest CPU busy %" "$(cpu_busy "$c0" "$c1")" "$r"
+					metric "$label" MiB/s "$(js "$j" read_mibs)" "$r"
+					metric "$label" "commands at the device (mean)" "$(col_mean "$busy")" "$r"
+					metric "$label" "read clat mean (us)" "$(js "$j" read_clat_us)" "$r"
+					metric "$label" "guest CPU busy %" "$(cpu_busy "$c0" "$c1")" "$r"
 				else
-					metric "$sc" "MiB/s at $lat ms per command" "$(js "$j" '.jobs[0].read.bw_bytes / 1048576')" "$r"
+					metric "$label" "MiB/s at $lat ms per command" "$(js "$j" read_mibs)" "$r"
 				fi
 			done
 		done
@@ -198,8 +114,7 @@ S2)
 				echo 1 >"/sys/block/$dev/device/queue_depth"
 			else
 				echo 1 >"/sys/block/$dev/device/queue_depth"
-				echo none >"/sys/block/$dev/queue/scheduler"
-				sched "$dev" bfq
+				variant "$dev" bfq
 			fi
 			say "bfq ($mode) at queue_depth $(cat "/sys/block/$dev/device/queue_depth"): two readers with think time, run $r/$runs (${rt}s)"
 			echo 0 >"/sys/block/$dev/trace/enable"
@@ -212,13 +127,13 @@ S2)
 			fio --output-format=json --output="$j" --filename="/dev/$dev" --rw=read --bs=64k \
 				--direct=1 --ioengine=psync --thinktime=2000 --time_based --runtime="$rt" \
 				--name=r0 --offset=0 --name=r1 --offset=128m
-			# Stop before reading: a change of tracer empties the buffer.
+			# stop before reading: a change of tracer empties the buffer
 			echo 0 >"$tr/tracing_on"
 			grep ' expire (' "$tr/trace" >"$out/bfq-$mode-$r.expire" || true
 			echo nop >"$tr/current_tracer"
 			echo 0 >"/sys/block/$dev/trace/enable"
 			metric "bfq ($mode)" "MiB/s" \
-				"$(js "$j" '[.jobs[].read.bw_bytes] | add / 1048576')" "$r"
+				"$(js "$j" read_mibs)" "$r"
 			metric "bfq ($mode)" "idle expirations" "$(grep -c 'expire (0,' "$out/bfq-$mode-$r.expire" || true)" "$r"
 			metric "bfq ($mode)" "expirations" "$(wc -l <"$out/bfq-$mode-$r.expire")" "$r"
 		done
@@ -226,12 +141,9 @@ S2)
 	;;
 S3)
 	dev=$(scsi_debug_disk)
-	sd=/sys/bus/pseudo/drivers/scsi_debug
 	mnt=/tmp/s3
 	mkdir -p "$mnt"
-	# The host laid the files out with the same job file and made an
-	# ext4 image of them (mkfs.ext4 -d): one copy here instead of 8000
-	# small writes through ext4, which take minutes under TCG.
+	# the host's ext4 image of the files: one copy, not 8000 writes
 	job=$(dirname "$0")/s3.fio
 	img=${BENCH_S3_IMAGE:?the host passes the S3 ext4 image in BENCH_S3_IMAGE}
 	say "copying $img ($(du -m "$img" | cut -f1) MiB) to $dev"
@@ -250,16 +162,15 @@ S3)
 		for r in $rlist; do
 			for spec in bfq bfq:low_latency=0 bfq:slice_idle=0 mq-deadline none; do
 				variant "$dev" "$spec"
-				sc=$label
 				sync
 				echo 3 >/proc/sys/vm/drop_caches
-				say "$sc ($lat, ndelay $(cat "$sd/ndelay") ns) run $r/$runs"
+				say "$label ($lat, ndelay $(cat "$sd/ndelay") ns) run $r/$runs"
 				j=$out/$tag-$lat-$r.json
 				c0=$(cpu_stat)
 				S3_DIR=$mnt S3_CREATE=0 fio --output-format=json --output="$j" "$job"
 				c1=$(cpu_stat)
-				metric "$sc" "seconds ($lat)" "$(js "$j" '[.jobs[].job_runtime] | max / 1000')" "$r"
-				metric "$sc" "guest CPU busy % ($lat)" "$(cpu_busy "$c0" "$c1")" "$r"
+				metric "$label" "seconds ($lat)" "$(js "$j" runtime_s)" "$r"
+				metric "$label" "guest CPU busy % ($lat)" "$(cpu_busy "$c0" "$c1")" "$r"
 			done
 		done
 	done
@@ -268,22 +179,18 @@ S3)
 S5)
 	dev=vda
 	[ -e "/sys/block/$dev" ] || { echo "no virtio-blk disk $dev" >&2; exit 1; }
-	# the disk's virtio device, and its request interrupt (MSI-X:
-	# virtioN-req.0; INTx: virtioN)
+	# the disk's request interrupt (MSI-X: virtioN-req.0; INTx: virtioN)
 	vdv=$(basename "$(readlink -f "/sys/block/$dev/device")")
 	irq=$(awk -F: -v v="$vdv" '$0 ~ v "-req" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || irq=$(awk -F: -v v="$vdv" '$0 ~ v "$" { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] || { echo "no virtio-blk interrupt in /proc/interrupts" >&2; exit 1; }
-	# The interrupt on CPU 0 and fio on the other node (CPUs 2-3).  The
-	# queue's MSI-X vector is managed (its affinity cannot be written):
-	# the host boots with isolcpus=managed_irq,1-3, which keeps managed
-	# vectors on CPU 0.
+	# on CPU 0 (a managed vector: isolcpus=managed_irq,1-3 keeps it there), fio on node 1
 	icpu=$(cut -d, -f1 "/proc/irq/$irq/effective_affinity_list" | cut -d- -f1)
 	[ "$icpu" = 0 ] || { echo "the virtio-blk interrupt $irq is on CPU $icpu, not 0" >&2; exit 1; }
 	sub=2-3 lo=3
 	say "$dev: irq $irq on CPU $(cat "/proc/irq/$irq/effective_affinity_list"), fio on CPUs $sub, $(nproc) CPUs, nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
 	sched "$dev" none
-	# per-CPU counts of one line of /proc/interrupts or /proc/softirqs
+	# row FILE KEY: the per-CPU counts of /proc/interrupts or /proc/softirqs
 	row() { awk -v k="$2" '$1 == k ":" || $1 == k { $1 = ""; print; exit }' "$1"; }
 	share() { # BEFORE AFTER: % of the growth on the submitting CPUs
 		printf '%s\n%s\n' "$1" "$2" | awk -v lo="$lo" 'NR == 1 { for (i = 1; i <= NF; i++) a[i] = $i }
@@ -303,7 +210,7 @@ S5)
 				--runtime="$rt" --output-format=json --output="$j"
 			b1=$(row /proc/softirqs BLOCK)
 			c1=$(row /proc/interrupts CAL)
-			metric "rq_affinity=$aff" "kIOPS" "$(js "$j" '.jobs[0].read.iops / 1000')" "$r"
+			metric "rq_affinity=$aff" "kIOPS" "$(js "$j" 'kiops("read")')" "$r"
 			metric "rq_affinity=$aff" "BLOCK softirqs on submitting CPUs %" "$(share "$b0" "$b1")" "$r"
 			metric "rq_affinity=$aff" "CAL IPIs on submitting CPUs %" "$(share "$c0" "$c1")" "$r"
 		done
@@ -332,10 +239,10 @@ S4)
 			metric "bfq low_latency=$ll" "writes in flight (mean)" "$(col_mean "$out/bfq-ll$ll-$r.inflight")" "$r"
 			for p in 50 99 99.9; do
 				metric "bfq low_latency=$ll" "read clat p$p (us)" \
-					"$(js "$j" "[.jobs[] | select(.jobname == \"reader\")][0].read.clat_ns.percentile[\"$(printf '%.6f' "$p")\"] / 1000")" "$r"
+					"$(js "$j" "reader_clat_us(\"$(printf '%.6f' "$p")\")")" "$r"
 			done
 			metric "bfq low_latency=$ll" "write MiB/s" \
-				"$(js "$j" '[.jobs[] | select(.jobname == "writers") | .write.bw_bytes] | add / 1048576')" "$r"
+				"$(js "$j" writers_mibs)" "$r"
 		done
 	done
 	;;
@@ -355,8 +262,8 @@ S6)
 					--norandommap --randrepeat=0 --time_based --ramp_time=2 \
 					--runtime="$rt" --output-format=json --output="$j"
 				metric "mq-deadline" "sys us/IO ($v)" \
-					"$(js "$j" '.jobs[0] | .sys_cpu / 100 * .job_runtime * 1000 / .write.total_ios')" "$r"
-				metric "mq-deadline" "kIOPS ($v)" "$(js "$j" '.jobs[0].write.iops / 1000')" "$r"
+					"$(js "$j" sys_us_per_write)" "$r"
+				metric "mq-deadline" "kIOPS ($v)" "$(js "$j" 'kiops("write")')" "$r"
 			done
 		done
 	done
@@ -367,3 +274,4 @@ S6)
 	;;
 esac
 say "done"
+: >"$3/done" # for the host: this boot ran to its end

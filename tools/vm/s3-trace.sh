@@ -1,22 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-#
-# s3-trace.sh OUTDIR PASSES SPEC... - S3 of 'make bench' (tools/vm/s3.fio:
-# 8 readers over 8000 small files on ext4, cold cache) on scsi_debug,
-# rotational, 5 ms per command, with BFQ's own log messages and the
-# dispatches and completions recorded through ftrace's blk tracer: the
-# timeline of what BFQ decided in each pass (issue 24, BFQ's slow mode).
-# Runs inside a virtme-ng guest booted with scsi_debug's parameters of
-# S3 (tools/bench.sh) and BENCH_S3_IMAGE; with the debug-only patch in
-# debug/ the log also has the hw_tag decision and each idling arm.
-#
-# For each of PASSES passes, each SPEC ("bfq", "mq-deadline",
-# "bfq:slice_idle=0") in turn, a fresh scheduler instance: OUTDIR/
-# <spec>-<pass>.json (fio), .trace (the blk tracer's text), and one line
-# "s3-trace: <spec>-<pass> <seconds>" on the console.
+# s3-trace.sh OUTDIR PASSES SPEC... - guest side of 'make s3-trace': S3 per
+# SPEC ("bfq:slice_idle=0") and pass, traced: OUTDIR/<spec>-<pass>.json, .trace.
 set -eu
-out=$1
-passes=$2
+out=$1 passes=$2
 shift 2
 job=$(cd "$(dirname "$0")" && pwd)/s3.fio
 img=${BENCH_S3_IMAGE:?the host passes the S3 ext4 image in BENCH_S3_IMAGE}
@@ -51,7 +38,7 @@ for p in $(seq "$passes"); do
 		tag=$(echo "$spec" | tr ':=' '--')-$p
 		S3_DIR=$mnt S3_CREATE=0 fio --output-format=json --output="$out/$tag.json" "$job"
 		echo 0 >$tr/tracing_on
-		grep -q '^overrun: 0$' $tr/per_cpu/cpu*/stats || echo "s3-trace: $tag: the trace buffer overran" >&2
+		awk '$1 == "overrun:" && $2 { o = 1 } END { exit o }' $tr/per_cpu/cpu*/stats || { echo "s3-trace: $tag: a buffer overran" >&2; exit 1; }
 		cat $tr/trace >"$out/$tag.trace"
 		echo 0 >/sys/block/"$dev"/trace/enable
 		echo nop >$tr/current_tracer
@@ -60,3 +47,4 @@ for p in $(seq "$passes"); do
 done
 umount $mnt
 echo "s3-trace: done"
+: >"$out/done" # for the host: this boot ran to its end

@@ -1,50 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-#
-# stress.sh KERNEL OUTDIR SECONDS - guest side of 'make stress' (inside a
-# virtme-ng guest booted by tools/stress.sh on a kernel with
-# configs/debug.config, null_blk.nr_devices=0 and scsi_debug parameters
-# on its command line).  For SECONDS:
-#
-#   fio with verify=crc32c, verify_fatal=1 on a memory-backed null_blk
-#   device (1% of its requests requeued by fault injection) and on
-#   scsi_debug; random reads on a second null_blk device whose requests
-#   time out now and then (fault injection, io_timeout 1 s: errors are
-#   expected there, so it has no verify)
-#
-# and beside them, each in its own loop, bounded in time: the scheduler
-# switched among bfq, mq-deadline, kyber and none every ~100 ms;
-# rq_affinity flipped 0/1/2; device queue_depth, nr_requests and
-# async_depth changed; CPU 1 taken offline and online again; BFQ tunables
-# written with valid values, and with invalid ones that must be refused
-# with EINVAL and change nothing.
-#
-# Writes OUTDIR/KERNEL.json (the counts) and OUTDIR/KERNEL-dmesg.txt
-# (the kernel log; splats are counted from it).
+# stress.sh KERNEL OUTDIR SECONDS - guest side of 'make stress': fio with verify and injected
+# faults beside loops that switch, flip, resize, hotplug and tune; writes
+# OUTDIR/KERNEL.json and KERNEL-dmesg.txt.  docs/stress.md.
 set -u
-# the splat patterns the host's tools use, one extended regex per line
 pats=$(cd "$(dirname "$0")/.." && pwd)/lib/splat-patterns
-kernel=$1
-out=$2
-secs=$3
+kernel=$1 out=$2 secs=$3
 mkdir -p "$out"
 tmp=$(mktemp -d)
 cfs=/sys/kernel/config/nullb
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-
-say() {
-	printf 'stress: %s: %s\n' "$kernel" "$*"
-}
-
-# nullb NAME KEY=VALUE...: a null_blk device made in configfs.
+say() { printf 'stress: %s: %s\n' "$kernel" "$*"; }
 nullb() {
 	d=$cfs/$1
 	shift
 	mkdir "$d"
-	for kv in "$@"; do
-		echo "${kv#*=}" >"$d/${kv%%=*}"
-	done
+	for kv in "$@"; do echo "${kv#*=}" >"$d/${kv%%=*}"; done
 	echo 1 >"$d/power"
 }
 
@@ -54,13 +26,9 @@ nullb v0 size=256 blocksize=4096 memory_backed=1 queue_mode=2 submit_queues=2 \
 nullb t0 size=256 blocksize=4096 queue_mode=2 submit_queues=1 hw_queue_depth=32 \
 	irqmode=2 completion_nsec=100000 \
 	timeout_inject/probability=1 timeout_inject/interval=1 timeout_inject/times=30 timeout_inject/verbose=0
-# disk NAME: the disk of configfs device NAME (named after its
-# directory since 6.x; nullb<index> before)
-disk() {
-	if [ -e "/sys/block/$1" ]; then echo "$1"; else echo "nullb$(cat "$cfs/$1/index")"; fi
-}
-vdev=$(disk v0)
-tdev=$(disk t0)
+# disk NAME: the disk of configfs device NAME (NAME, or nullb<index> before 6.x)
+disk() { if [ -e "/sys/block/$1" ]; then echo "$1"; else echo "nullb$(cat "$cfs/$1/index")"; fi; }
+vdev=$(disk v0) tdev=$(disk t0)
 sdev=
 for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
 	[ -e "$d" ] && sdev=$(basename "$d")
@@ -73,7 +41,6 @@ echo 1000 >"/sys/block/$tdev/queue/io_timeout"
 devs="$vdev $tdev $sdev"
 say "devices: $vdev (verify, requeues injected), $tdev (timeouts injected), $sdev (scsi_debug, verify); ${secs}s"
 
-# --- BFQ tunables: invalid values are refused with EINVAL, nothing changes -
 tunables() { # DEV: one pass; prints "valid invalid refused"
 	q=/sys/block/$1/queue/iosched
 	v=0 i=0 ok=0
@@ -83,8 +50,7 @@ tunables() { # DEV: one pass; prints "valid invalid refused"
 		echo "$cur" >"$t" 2>/dev/null && v=$((v + 1))
 		for bad in abc -1 ''; do
 			i=$((i + 1))
-			# coreutils' echo: dash's builtin reports every
-			# failed write as EIO
+			# coreutils' echo: dash's builtin reports EIO for any error
 			err=$( (env echo "$bad" >"$t") 2>&1) && continue
 			case $err in *"Invalid argument"*) ;; *) continue ;; esac
 			[ "$(cat "$t" 2>/dev/null)" = "$cur" ] && ok=$((ok + 1))
@@ -97,17 +63,9 @@ read -r tv ti tr <<EOF
 $(tunables "$vdev")
 EOF
 say "BFQ tunables: $tv valid writes, $tr of $ti invalid writes refused with EINVAL and nothing changed"
-echo "$tv" >"$tmp/tun_valid"
-echo "$ti" >"$tmp/tun_invalid"
-echo "$tr" >"$tmp/tun_refused"
 
-# --- the loads ----------------------------------------------------------
-# (in $tmp: fio saves its verify state in the working directory, and the
-# host's filesystem is read-only here)
+# from $tmp: fio keeps its verify state in the working directory
 cd "$tmp" || exit 1
-# The operations below run as long as the loads: from here, not from the
-# start of the script (the devices and the tunables pass before take 1-2
-# minutes on a debug kernel under TCG, all of a 30 s run).
 end=$(($(date +%s) + secs))
 fio --output-format=json --output="$tmp/fio.json" --time_based --runtime="$secs" \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --randrepeat=0 \
@@ -116,19 +74,16 @@ fio --output-format=json --output="$tmp/fio.json" --time_based --runtime="$secs"
 	--name=vscsi --filename="/dev/$sdev" --rw=randwrite --size=64m \
 	--verify=crc32c --verify_fatal=1 --verify_backlog=256 >"$tmp/fio.out" 2>&1 &
 fio_pid=$!
-# Reads that time out now and then: errors are expected, so a fio of its
-# own, whose exit status does not count.
+# reads that time out now and then: errors expected, exit status ignored
 fio --output-format=json --output="$tmp/fio-t.json" --time_based --runtime="$secs" \
 	--ioengine=libaio --direct=1 --bs=4k --iodepth=16 --randrepeat=0 \
 	--name=tnull --filename="/dev/$tdev" --rw=randread --size=128m \
 	--continue_on_error=all >"$tmp/fio-t.out" 2>&1 &
 fiot_pid=$!
 
-# loop NAME PERIOD CMD...: run CMD every PERIOD seconds until the end,
-# counting the runs that did what they should in $tmp/NAME.
+# loop NAME PERIOD CMD...: CMD every PERIOD seconds until $end, successes counted in $tmp/NAME
 loop() {
-	n=$1
-	p=$2
+	n=$1 p=$2
 	shift 2
 	c=0
 	while [ "$(date +%s)" -lt "$end" ]; do
@@ -150,9 +105,7 @@ switch() {
 j=0
 affinity() {
 	j=$((j + 1))
-	for d in $devs; do
-		echo $((j % 3)) >"/sys/block/$d/queue/rq_affinity" || return 1
-	done
+	for d in $devs; do echo $((j % 3)) >"/sys/block/$d/queue/rq_affinity" || return 1; done
 }
 k=0
 depths() {
@@ -178,7 +131,6 @@ bfqtun() {
 	for d in $devs; do
 		grep -q '\[bfq\]' "/sys/block/$d/queue/scheduler" || continue
 		f=/sys/block/$d/queue/iosched/slice_idle
-		# (the scheduler may change under it: then it is not counted)
 		v=$(cat "$f" 2>/dev/null) && { echo "$v" >"$f"; } 2>/dev/null && return 0
 	done
 	return 1
@@ -192,12 +144,9 @@ wait "$fio_pid"
 fio_rc=$?
 wait "$fiot_pid"
 wait
-for d in $devs; do
-	echo none >"/sys/block/$d/queue/scheduler"
-done
+for d in $devs; do echo none >"/sys/block/$d/queue/scheduler"; done
 [ "$(cat /sys/devices/system/cpu/cpu1/online)" = 1 ] || echo 1 >/sys/devices/system/cpu/cpu1/online
 
-# --- counts ------------------------------------------------------------
 left() { cat "$cfs/$1/$2/times"; }
 faults=$((100000 - $(left v0 requeue_inject) + 30 - $(left t0 timeout_inject)))
 verr=$(grep -c 'verify: \|bad magic\|crc32c' "$tmp/fio.out" || true)
@@ -213,8 +162,7 @@ jq -n --arg k "$kernel" --argjson secs "$secs" \
 	--argjson s "$(c scheduler_switches)" --argjson sr "$refused" --argjson a "$(c affinity_flips)" \
 	--argjson d "$(c depth_changes)" --argjson o "$(c cpu_offlines)" \
 	--argjson f "$faults" --argjson v "$((verr + jverr))" --argjson sp "$splats" \
-	--argjson tw "$(c tunable_writes)" --argjson tv "$(c tun_valid)" \
-	--argjson ti "$(c tun_invalid)" --argjson tr "$(c tun_refused)" \
+	--argjson tw "$(c tunable_writes)" --argjson tv "$tv" --argjson ti "$ti" --argjson tr "$tr" \
 	--argjson ios "$(jq -s '[.[].jobs[] | .read.total_ios + .write.total_ios] | add' "$tmp/fio.json" "$tmp/fio-t.json" 2>/dev/null || echo 0)" \
 	'{kernel: $k, seconds: $secs, scheduler_switches: $s,
 	  scheduler_switches_refused: $sr, affinity_flips: $a,
