@@ -49,6 +49,7 @@
 #                       instead (deterministic; ICOUNT_PROFILE=1 adds where
 #                       bfq spends them)
 #   STRESS_SECONDS=300  make stress: how long each kernel is stressed
+#   DRIVERS_SECONDS=120 make drivers: seconds of fio per disk
 #   BLKTESTS=dir BLKTESTS_TESTS="block" BLKTESTS_TIMEOUT=10
 #   BLKTESTS_BOOT_LIMIT=600
 #                       make blktests: the blktests tree (default
@@ -68,7 +69,7 @@
 
 DEPS := base build $(if $(filter x86_64,$(or $(ARCH),x86_64)),x86) $(if $(filter i386 arm64,$(ARCH)),arches)
 
-.PHONY: all deps base apply refresh kunit check send bench hwbench stress blktests s3-trace test-tools mutate help arches coverage lava promote clean
+.PHONY: all deps base apply refresh kunit check send bench hwbench stress drivers blktests s3-trace test-tools mutate help arches coverage lava promote clean
 
 all: deps
 	@tools/apply.sh >/dev/null
@@ -134,6 +135,10 @@ hwbench:
 # Switching, hotplug and faults on debug kernels, base and series.
 stress:
 	@tools/stress.sh
+
+# fio on four drivers under QEMU, debug kernels, base and rfc (docs/drivers.md).
+drivers:
+	@tools/drivers.sh
 
 # blktests' block group on base and series (docs/blktests.md).
 blktests:

@@ -29,7 +29,7 @@ check_settings() {
 	case ${KUNIT_DEBUG:-0} in 0 | 1 | rt) ;;
 	*) die "KUNIT_DEBUG=$KUNIT_DEBUG: use 1 (the sanitizers) or rt (PREEMPT_RT too)" ;; esac
 	case ${ICOUNT:-0} in 0 | 1) ;; *) die "ICOUNT=$ICOUNT: 0 or 1" ;; esac
-	for v in RUNS PASSES STRESS_SECONDS; do
+	for v in RUNS PASSES STRESS_SECONDS DRIVERS_SECONDS; do
 		[[ ${!v:-1} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} is not a positive number"
 	done
 	[[ ${BLKTESTS_TIMEOUT:-1} =~ ^[1-9][0-9]*$ ]] ||

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# drivers.sh [base|series|rfc...] - 'make drivers': ext4 and fio (verify, sync and libaio
+# readers beside buffered writeback) on four drivers under QEMU, on debug kernels (guest
+# side: tools/vm/drivers.sh).  Settings: docs/reference.md; what it writes: docs/drivers.md.
+set -euo pipefail
+# shellcheck source=lib/vm.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
+
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(base rfc)
+for k in "${kernels[@]}"; do
+	case $k in base | series | rfc) ;; *) die "usage: drivers.sh [base|series|rfc...] (not '$k')" ;; esac
+done
+secs=${DRIVERS_SECONDS:-120} # check_settings: a positive number
+out=$(out_dir DRIVERS_OUT drivers)
+vm_setup
+command -v mkfs.ext4 >/dev/null || die "make drivers needs mkfs.ext4 (apt-get install e2fsprogs)"
+
+# an SD card behind sdhci-pci (its size a power of two), AHCI with a rotational disk,
+# virtio-blk with one queue; scsi_debug's host-wide tags come from the command line
+for d in sd sata vd; do truncate -s 512M "$out/$d.img"; done
+qopts="-device sdhci-pci -drive if=none,id=sdcard,file=$out/sd.img,format=raw -device sd-card,drive=sdcard"
+qopts+=" -device ich9-ahci,id=ahci -drive if=none,id=satadisk,file=$out/sata.img,format=raw"
+qopts+=" -device ide-hd,drive=satadisk,bus=ahci.0,rotation_rate=7200"
+qopts+=" -drive if=none,id=vdisk,file=$out/vd.img,format=raw,cache=none -device virtio-blk-pci,drive=vdisk,num-queues=1"
+sdebug="scsi_debug.dev_size_mb=256 scsi_debug.submit_queues=2 scsi_debug.host_max_queue=64 scsi_debug.ndelay=200000"
+
+for k in "${kernels[@]}"; do
+	kimg=$(vm_kernel "debug guest kernel with the drivers: $k" "$k" "$BSK_TOP/configs/debug.config" "$BSK_TOP/configs/drivers.config")
+	stage "fio on four drivers, $k kernel (${secs}s each)"
+	rm -f "$out/$k".* "$out/$k"-*
+	vm_run "$out/$k-console.log" '^drivers: ' timeout $((4 * secs + 1200)) "$vng" --disable-kvm --cpus 2 --memory 2G \
+		--rwdir "$out" -r "$kimg" --qemu-opts="$qopts" --append "kunit.enable=0 null_blk.nr_devices=0 $sdebug" \
+		--exec "sh tools/vm/drivers.sh $k $out $secs; reboot -f"
+	stage_end
+	[ -e "$out/$k.done" ] || { result "$k: the run finished (see $out/$k-console.log)" 1; continue; }
+	splats=$(grep -acE -f "$BSK_TOP/tools/lib/splat-patterns" "$out/$k-dmesg.txt" || true)
+	result "$k: no kernel splat (BUG, WARNING, KASAN, lockdep, hung task, ...): $splats" "$([ "$splats" -eq 0 ]; echo $?)"
+	while IFS=$'\t' read -r name _; do
+		j=$out/$k-$name.json
+		read -r rc _ <"$out/$k-$name.status"
+		verr=$(jq '[.jobs[] | select(.error != 0)] | length' "$j" 2>/dev/null || echo "no fio JSON")
+		result "$k, $name: fio exit status $rc, jobs with an error (verify included): $verr" \
+			"$([ "$rc" = 0 ] && [ "$verr" = 0 ]; echo $?)"
+	done <"$out/$k-disks.tsv"
+done
+
+# summary.md: per kernel and disk, what fio moved and how
+{
+	echo "# make drivers: four drivers under QEMU, debug kernels"
+	echo
+	echo "Produced by \`make drivers\` ($(date -u +%Y-%m-%d)), ${secs}s of fio per disk: docs/drivers.md."
+	echo
+	echo '| kernel | driver | disk | scheduler | hw queues | rotational | hctx flags | I/Os | psync read p99 (us) | libaio QD2 read p99 (us) | context switches per I/O | fio status |'
+	echo '|---|---|---|---|---|---|---|---|---|---|---|---|'
+	for k in "${kernels[@]}"; do
+		[ -e "$out/$k-disks.tsv" ] || continue
+		while IFS=$'\t' read -r name d sched nq rot flags; do
+			read -r rc c0 c1 <"$out/$k-$name.status"
+			[ -s "$out/$k-$name.json" ] || { echo "| $k | $name | $d | $sched | $nq | $rot | $flags | - | - | - | - | $rc |"; continue; }
+			jq -r --arg k "$k" --arg n "$name" --arg d "$d" --arg s "$sched" --arg q "$nq" --arg r "$rot" \
+				--arg f "$flags" --arg rc "$rc" --argjson cs $((c1 - c0)) '
+				def p99(n): (.jobs[] | select(.jobname == n) | .read.clat_ns.percentile["99.000000"] / 1000 | floor);
+				([.jobs[] | .read.total_ios + .write.total_ios] | add) as $ios |
+				"| \($k) | \($n) | \($d) | \($s) | \($q) | \($r) | \($f) | \($ios) | \(p99("psync")) | \(p99("libaio")) | \($cs / $ios * 100 | round / 100) | \($rc) |"' \
+				"$out/$k-$name.json"
+		done <"$out/$k-disks.tsv"
+	done
+} >"$out/summary.md"
+rm -f "$out"/*.img
+results_at "$out" "summary.md, <kernel>-<driver>.json, <kernel>-dmesg.txt" "results/drivers"
+results_end

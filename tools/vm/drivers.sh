@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# drivers.sh KERNEL OUTDIR SECONDS - guest side of 'make drivers': on each of the four
+# disks, ext4 and fio (verify, psync and libaio readers, buffered writeback) for SECONDS;
+# OUTDIR/KERNEL-<disk>.json (fio), KERNEL-disks.tsv, KERNEL-dmesg.txt.  docs/drivers.md.
+set -u
+kernel=$1 out=$2 secs=$3
+say() { printf 'drivers: %s: %s\n' "$kernel" "$*"; }
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+# a hung task within a run, not after 120 s
+echo 30 >/proc/sys/kernel/hung_task_timeout_secs
+
+# the disk of each driver, by the device path sysfs gives it
+sd='' sata='' vd='' sdbg=''
+for b in /sys/block/*; do
+	p=$(readlink -f "$b/device" 2>/dev/null) || continue
+	case $p in
+	*/mmc_host/*) sd=${b##*/} ;;
+	*/ata[0-9]*) sata=${b##*/} ;;
+	*/virtio[0-9]*) vd=${b##*/} ;;
+	*/pseudo_0/*) sdbg=${b##*/} ;;
+	esac
+done
+rm -f "$out/$kernel-disks.tsv"
+for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg"; do
+	name=${nd%%:*} d=${nd#*:}
+	[ -n "$d" ] || { say "$name: no disk"; continue; }
+	q=/sys/block/$d/queue
+	sched=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")
+	nq=$(find "/sys/block/$d/mq" -mindepth 1 -maxdepth 1 | wc -l)
+	flags=$(sed 's/|/+/g' "/sys/kernel/debug/block/$d/hctx0/flags" | tr -d '\n')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$d" "$sched" "$nq" "$(cat "$q/rotational")" "${flags:--}" >>"$out/$kernel-disks.tsv"
+	say "$name: /dev/$d, $sched, $nq hw queues, flags: $flags"
+	st=$out/$kernel-$name.status
+	mkfs.ext4 -q -F "/dev/$d" || { say "$name: mkfs.ext4 failed"; echo "mkfs 0 0" >"$st"; continue; }
+	m=/tmp/drivers-$d
+	mkdir -p "$m"
+	mount "/dev/$d" "$m" || { say "$name: mount failed"; echo "mount 0 0" >"$st"; continue; }
+	c0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+	fio --output-format=json --output="$out/$kernel-$name.json" --directory="$m" \
+		--time_based --runtime="$secs" --bs=4k --size=48m --group_reporting=0 \
+		--name=verify --rw=randwrite --direct=1 --ioengine=psync --verify=crc32c --verify_backlog=64 --verify_state_save=0 \
+		--name=psync --rw=randread --direct=1 --ioengine=psync \
+		--name=libaio --rw=randread --direct=1 --ioengine=libaio --iodepth=2 \
+		--name=writeback --rw=write --bs=64k --ioengine=psync --size=96m
+	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat)" >"$st"
+	umount "$m"
+	say "$name: fio exit status $(cut -d' ' -f1 "$st")"
+done
+dmesg >"$out/$kernel-dmesg.txt"
+say "done"
+: >"$out/$kernel.done"
