@@ -34,6 +34,10 @@ reads() {
 	reads "$TOP/results/bench/icount-split" S1 60000
 }
 
+@test "icount: the RFC's fourth version, S1 and S7, reads back to its tables and CSV" {
+	reads "$TOP/results/bench/icount-rfc-v4" 'S1 S7' 60000
+}
+
 @test "icount: S5's committed run reads back to its tables and CSV" {
 	reads "$TOP/results/bench/icount-s5-rfc" S5 60000
 }

@@ -14,7 +14,7 @@ count=${ICOUNT_COUNT:-60000}
 	die "ICOUNT_COUNT=$count: give a number of reads, 1000 or more"
 scen=${S:-S1 S6}
 for x in $scen; do
-	case $x in S1 | S4 | S5 | S6) ;; *) die "S=$S: ICOUNT=1 counts S1, S4, S5 and S6 (a list, e.g. S='S1 S6')" ;; esac
+	case $x in S1 | S4 | S5 | S6 | S7) ;; *) die "S=$S: ICOUNT=1 counts S1, S4, S5, S6 and S7 (a list, e.g. S='S1 S6')" ;; esac
 done
 out=$(out_dir ICOUNT_OUT icount)
 profile=${ICOUNT_PROFILE:-0}
@@ -60,7 +60,15 @@ for k in "${kernels[@]}"; do
 		done
 	fi
 	! want S5 || boot "S5, $k kernel, two vCPUs" "${img[$k]}" "$k" S5 2 "null_blk.irqmode=1" "$raw/icount.csv"
+	! want S7 || [ "$k" = series ] || boot "S7, $k kernel, four vCPUs" "${img[$k]}" "$k" S7 4 "null_blk.irqmode=0" "$raw/icount.csv"
 done
+# S7's lock statistics: base and (or) rfc again with configs/lockstat.config
+if want S7; then
+	for k in base "${kernels[@]:2}"; do
+		limg=$(vm_kernel "lock_stat kernel: $k (configs/lockstat.config)" "$k" "$BSK_TOP/configs/lockstat.config")
+		boot "S7, $k kernel with lock_stat, four vCPUs" "$limg" "$k" S7 4 "null_blk.irqmode=0" "$raw/icount.csv" lock_stat
+	done
+fi
 
 bad=$(icount_bad)
 icount_csv >"$out/icount.csv"

@@ -11,7 +11,9 @@
 #                                       writer on the second (writes DEVICE)
 # Figures per job: read clat p50/p99/p99.9 (us), read IOPS, usr and sys
 # CPU (%), context switches per read (fio's ctx), the writer's MiB/s,
-# and on a rotational disk the merges of /sys/block/<dev>/stat over the job.
+# and on a rotational disk the merges of /sys/block/<dev>/stat over the job;
+# on a kernel with CONFIG_LOCK_STAT, dd->lock's and bfqd->lock's contentions
+# and acquisitions per 1000 reads (/proc/lock_stat, cleared before each job).
 #
 #   HWBENCH_SECONDS=10        seconds per fio job
 #   HWBENCH_RUNS=1            runs per figure (median, min, max)
@@ -64,6 +66,12 @@ summarize() {
 		[ "$rot" != 1 ] || awk -v OFS='\t' -v s="$name" -v k="$kernel" -v c="$sched" -v r="$run" '
 			NR == 1 { rm = $2; wm = $6 }
 			NR == 2 { print s, k, c, "read merges", $2 - rm, r; print s, k, c, "write merges", $6 - wm, r }' "${j%.json}.stat"
+		# a kernel with CONFIG_LOCK_STAT: the scheduler's lock, contended and taken, per 1000 reads
+		[ ! -f "${j%.json}.lock_stat" ] || awk -v OFS='\t' -v s="$name" -v k="$kernel" -v c="$sched" -v r="$run" \
+			-v n="$(sed -n '/^{/,$p' "$j" | jq '.jobs[] | select(.jobname == "reader") | .read.total_ios')" '
+			$1 == "&dd->lock:" || $1 == "&bfqd->lock:" { l = substr($1, 2, length($1) - 2)
+				print s, k, c, l " contentions per 1000 reads", 1000 * $3 / n, r
+				print s, k, c, l " acquisitions per 1000 reads", 1000 * $9 / n, r }' "${j%.json}.lock_stat"
 	done >"$d/metrics.tsv"
 	bench_summary <"$d/metrics.tsv" >"$d/summary.csv"
 }
@@ -161,6 +169,7 @@ trap 'echo "$orig" >"$sys/queue/scheduler" 2>/dev/null || true' EXIT
 	echo "nr_requests=$(cat "$sys/queue/nr_requests")"
 	echo "schedulers=$(cat "$sys/queue/scheduler") (measured: ${scheds[*]})"
 	echo "nr_cpus=$(nproc)"
+	echo "lock_stat=$([ -w /proc/lock_stat ] && echo yes || echo no)"
 	echo "fio=$(fio --version)"
 	echo "seconds=$secs runs=$runs jobs=${jobs[*]} numjobs=${nj[*]}"
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -184,11 +193,13 @@ for r in $(seq "$runs"); do
 					--filename="$dev" --rw=write --bs=1M --ioengine=psync --offset=50%
 					--size=50% --end_fsync=1 --time_based --runtime=$((secs + 1)))
 				cat "$sys/stat" >"$f.stat"
+				[ ! -w /proc/lock_stat ] || echo 0 >/proc/lock_stat
 				fio --output-format=json --output="$f.json" --group_reporting \
 					--percentile_list=50:99:99.9 --name=reader --filename="$dev" \
 					--rw=randread --bs=4k --direct=1 --size=50% --time_based \
 					--runtime="$secs" --numjobs="$n" "${eng[@]}" "${wb[@]}"
 				cat "$sys/stat" >>"$f.stat"
+				[ ! -w /proc/lock_stat ] || cp /proc/lock_stat "$f.lock_stat"
 			done
 		done
 	done

@@ -100,6 +100,17 @@ icount_md() {
 		awk -F, "$spread" "$raw/icount.csv" | awk -F'\t' '$1 ~ /^S5,/ && $1 ~ /,instructions per/ { d = $4 < 0 ? -$4 : $4; if (d > m) m = d }
 			END { printf "Two vCPUs: run 2 differs from run 1 by up to %.2f%%.\n", m }'
 	fi
+	if want S7; then
+		echo
+		echo "## S7: concurrent submitters (four vCPUs)"
+		echo
+		echo "null_blk irqmode=0, one hardware queue of depth 64; numjobs dd readers at once, the jth pinned to vCPU j and reading its own quarter of the device, $count sequential 4 KiB O_DIRECT reads in all per figure, after $((count / 4)) not counted. Instructions of all four vCPUs per read, and, from a second boot of each kernel built with configs/lockstat.config, the contentions and acquisitions of the scheduler's lock (dd->lock, bfqd->lock; the hctx locks too, but this path takes none) per 1000 reads (/proc/lock_stat, cleared before the window). QEMU runs the vCPUs one at a time, in turns: a lock is found taken only when a vCPU's turn ends while it holds it, so the contention counts say whether concurrent submitters meet on a lock under this interleaving, not how often they would on hardware, and spinning costs what a turn lasts, not what a cache-line transfer does."
+		echo
+		echo '| variant | metric | base | rfc |'
+		echo '|---|---|---|---|'
+		awk -F, '$1 ~ /^S7/ && $6 == 1 && ($2 == "base" || $2 == "rfc") { k = $3 SUBSEP $4; if (!(k in seen)) { seen[k] = 1; o[++n] = k } v[k, $2] = $5 }
+			END { for (i = 1; i <= n; i++) { split(o[i], q, SUBSEP); printf "| %s | %s | %s | %s |\n", q[1], q[2], v[o[i], "base"], ((o[i], "rfc") in v) ? v[o[i], "rfc"] : "-" } }' "$raw/icount.csv"
+	fi
 	if awk -F, '$2 == "rfc" { f = 1 } END { exit !f }' "$raw/icount.csv"; then
 		echo
 		echo "## rfc: the base with the RFC thread alone, against the base"

@@ -258,9 +258,49 @@ S5)
 		done
 	done
 	;;
+S7)
+	dev=nullb0 tag=S7
+	[ -b /dev/$dev ] || fail "no /dev/$dev"
+	n=$($bb nproc)
+	ls=/proc/lock_stat
+	[ ! -e $ls ] || tag=S7-lock_stat
+	# jobs N READS: READS reads by N dd at once, the jth pinned to vCPU j, on its jth quarter
+	jobs() {
+		j=0
+		while [ $j -lt "$1" ]; do
+			$bb taskset $((1 << j)) $bb dd if=/dev/$dev of=/dev/null bs=4096 count=$(($2 / $1)) \
+				skip=$((j * 65536)) iflag=direct 2>/dev/null &
+			j=$((j + 1))
+		done
+		wait
+	}
+	# locks VARIANT: per 1000 reads, contentions and acquisitions of the scheduler's and hctx's locks
+	locks() {
+		# shellcheck disable=SC2016 # awk's fields
+		$bb awk -v n="$count" '$1 == "&dd->lock:" || $1 == "&bfqd->lock:" || $1 == "&hctx->lock:" {
+			c[$1] += $3; a[$1] += $9 } END { for (k in a) printf "%s %.1f %.1f\n", substr(k, 2, length(k) - 2), 1000 * c[k] / n, 1000 * a[k] / n }' $ls |
+			while read -r l c a; do
+				put "$tag" "$1" "$l contentions per 1000 I/O" "$c" 1
+				put "$tag" "$1" "$l acquisitions per 1000 I/O" "$a" 1
+			done
+	}
+	for s in none mq-deadline bfq; do
+		for nj in $(printf '%s\n' 1 2 "$n" | $bb sort -nu); do
+			fresh $dev $s
+			jobs "$nj" $((count / 4))
+			[ ! -e $ls ] || echo 0 >$ls
+			t0=$(now)
+			jobs "$nj" "$count"
+			t1=$(now)
+			if [ -e $ls ]; then locks "$s numjobs=$nj"; else
+				put "$tag" "$s numjobs=$nj" "instructions per I/O" "$(per "$t0" "$t1" "$count")" 1
+			fi
+		done
+	done
+	;;
 *)
 	tag=-
-	fail "unknown scenario $scenario (S1 S4 S5 S6)"
+	fail "unknown scenario $scenario (S1 S4 S5 S6 S7)"
 	;;
 esac
 say "done"
