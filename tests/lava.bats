@@ -250,3 +250,29 @@ EOF2
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL  arm64-clusters: lava-run gives every case kunit.py's result: "*" differ"* ]]
 }
+
+# hwbench_job DEVICE_TYPE BOOT_METHOD DISK: lava/hwbench-job.yaml filled in as docs/lava.md's table says
+hwbench_job() {
+	sed -e "s|@DEVICE_TYPE@|$1|" -e 's|@KERNEL@|rfc|' -e 's|@KERNEL_URL@|https://lab.invalid/rfc/kernel|' \
+		-e 's|@KERNEL_TYPE@|image|' -e 's|@ROOTFS_URL@|https://lab.invalid/rootfs.tar.xz|' -e "s|@BOOT_METHOD@|$2|" \
+		-e 's|@REPO_URL@|https://git.invalid/blk-sched-kunit.git|' -e 's|@REPO_BRANCH@|main|' -e "s|@DISK@|$3|" \
+		-e 's|@DESTROY@|1|' "$TOP/lava/hwbench-job.yaml"
+}
+
+@test "make hwbench's job template, filled in for an x86 PC and an RK3399 board, passes LAVA's schema and their device types' boot methods" {
+	hwbench_job x86 ipxe /dev/sdb >"$BATS_TEST_TMPDIR/x86.yaml"
+	hwbench_job rk3399-rock-pi-4b u-boot /dev/mmcblk0 >"$BATS_TEST_TMPDIR/rk3399.yaml"
+	for j in x86 rk3399; do
+		! grep -q '@[A-Z_]*@' "$BATS_TEST_TMPDIR/$j.yaml"
+		run "$TOP/tools/lava.sh" validate "$BATS_TEST_TMPDIR/$j.yaml"
+		[ "$status" -eq 0 ]
+		run py board "$BATS_TEST_TMPDIR/$j.yaml" "$LAVA/device-types"
+		[ "$status" -eq 0 ]
+	done
+	# bzImage is not a type LAVA takes (iPXE does not read it)
+	sed 's|type: "image"|type: "bzimage"|' "$BATS_TEST_TMPDIR/x86.yaml" >"$BATS_TEST_TMPDIR/bad.yaml"
+	run ! "$TOP/tools/lava.sh" validate "$BATS_TEST_TMPDIR/bad.yaml"
+	# x86 boots with iPXE only
+	hwbench_job x86 grub /dev/sdb >"$BATS_TEST_TMPDIR/grub.yaml"
+	run ! py board "$BATS_TEST_TMPDIR/grub.yaml" "$LAVA/device-types"
+}
