@@ -10,6 +10,8 @@
 #                     from you (git's user.name/email or FROM=); never sends
 #   make bench        six VM scenarios (docs/benchmarks.md), base vs series kernel
 #   make stress       faults, hotplug, switching on debug kernels in a VM
+#   make drivers      fio on four drivers under QEMU (SD, AHCI, virtio-blk,
+#                     scsi_debug), debug kernels, base vs rfc (docs/drivers.md)
 #   make blktests     blktests' block group in a VM, base vs series
 #                     (summary.md in a run directory of its own)
 #   make s3-trace     S3 pass after pass with BFQ's decisions traced (base +

@@ -24,7 +24,7 @@ qopts="-device sdhci-pci -drive if=none,id=sdcard,file=$out/sd.img,format=raw -d
 qopts+=" -device ich9-ahci,id=ahci -drive if=none,id=satadisk,file=$out/sata.img,format=raw"
 qopts+=" -device ide-hd,drive=satadisk,bus=ahci.0,rotation_rate=7200"
 qopts+=" -drive if=none,id=vdisk,file=$out/vd.img,format=raw,cache=none -device virtio-blk-pci,drive=vdisk,num-queues=1"
-sdebug="scsi_debug.dev_size_mb=256 scsi_debug.submit_queues=2 scsi_debug.host_max_queue=64 scsi_debug.ndelay=200000"
+sdebug="scsi_debug.dev_size_mb=512 scsi_debug.submit_queues=2 scsi_debug.host_max_queue=64 scsi_debug.ndelay=200000"
 
 for k in "${kernels[@]}"; do
 	kimg=$(vm_kernel "debug guest kernel with the drivers: $k" "$k" "$BSK_TOP/configs/debug.config" "$BSK_TOP/configs/drivers.config")

@@ -1,39 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
-# hwbench.sh DEVICE - 'make hwbench DEV=/dev/sdX': the RFC's question on a
-# real disk, on whichever kernel (base or rfc) the machine booted.  fio's
-# 4 KiB O_DIRECT random reads, for each scheduler the disk has among none,
-# mq-deadline and bfq (each attached afresh through none):
-#   psync-qd1, libaio-qd1, libaio-qd2   readers alone, numjobs 1, 2, nr_cpus
-#   writeback                           psync readers on the first half
-#                                       beside one buffered sequential
-#                                       writer on the second (writes DEVICE)
-# Figures per job: read clat p50/p99/p99.9 (us), read IOPS, usr and sys
-# CPU (%), context switches per read (fio's ctx), the writer's MiB/s,
-# and on a rotational disk the merges of /sys/block/<dev>/stat over the job;
-# on a kernel with CONFIG_LOCK_STAT, dd->lock's and bfqd->lock's contentions
-# and acquisitions per 1000 reads (/proc/lock_stat, cleared before each job).
-#
-#   HWBENCH_SECONDS=10        seconds per fio job
-#   HWBENCH_RUNS=1            runs per figure (median, min, max)
-#   HWBENCH_JOBS="psync-qd1"  these jobs only (default: all four)
-#   HWBENCH_NUMJOBS="1 2"     reader counts (default: 1, 2 and nr_cpus)
-#   HWBENCH_SCHEDULERS=bfq    these schedulers only (default: all three)
-#   HWBENCH_DESTROY=1         DEVICE's data may go: needed for writeback and
-#                             for a disk with partitions
-#   HWBENCH_OUT=dir           results (default: a new run directory)
-#
-# Refuses, in one line before anything runs, what is not a whole disk, a
-# disk mounted, used as swap or held (dm, md) in any partition.  Writes
-# header.txt (kernel, model, rotational, queue depth, schedulers),
-# <scheduler>/<job>-j<numjobs>-<run>.json (fio) and .stat (the disk's
-# stat before and after), metrics.tsv and summary.csv
-# (scenario,kernel,scheduler,metric,median,min,max,runs; the kernel is
-# uname -r).  Needs fio, jq and tools/ alone: it runs on the lab's machine.
-#
+# hwbench.sh DEVICE - 'make hwbench DEV=/dev/sdX': fio's 4 KiB O_DIRECT random reads
+# (psync QD1, libaio QD1 and QD2, readers beside writeback) on a real disk under none,
+# mq-deadline and bfq, on the kernel this machine booted (base or rfc).  Refuses, in one
+# line before anything runs, what is not a whole idle disk.  Settings and outputs:
+# docs/benchmarks.md#on-real-hardware-make-hwbench.  Needs fio, jq and tools/ alone.
 # hwbench.sh summarize DIR: metrics.tsv and summary.csv again from DIR.
-# hwbench.sh cases DIR: a line per figure for lava-test-case.
+# hwbench.sh cases DIR: a line per figure for lava-test-case (lava/hwbench.yaml).
 set -euo pipefail
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
