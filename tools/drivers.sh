@@ -1,18 +1,69 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# drivers.sh [base|series|rfc...] - 'make drivers': ext4 and fio (verify, sync and libaio
+# drivers.sh [base|series|rfc...|summary] - 'make drivers': ext4 and fio (verify, sync and libaio
 # readers beside buffered writeback) on four drivers under QEMU, on debug kernels (guest
-# side: tools/vm/drivers.sh).  Settings: docs/reference.md; what it writes: docs/drivers.md.
+# side: tools/vm/drivers.sh); summary: the results and summary.md again from DRIVERS_OUT.
+# Settings: docs/reference.md; what it writes: docs/drivers.md.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
 
+# fio may print notices into its --output before the JSON
+fio_json() { sed -n '/^{/,$p' "$1"; }
+
+# check K: K's results: no splat, and on each disk fio's status 0 with no job in error
+check() {
+	local k=$1 splats name rc verr
+	[ -e "$out/$k.done" ] || { result "$k: the run finished (see $out/$k-console.log)" 1; return; }
+	splats=$(grep -acE -f "$BSK_TOP/tools/lib/splat-patterns" "$out/$k-dmesg.txt" || true)
+	result "$k: no kernel splat (BUG, WARNING, KASAN, lockdep, hung task, ...): $splats" "$([ "$splats" -eq 0 ]; echo $?)"
+	while IFS=$'\t' read -r name _; do
+		read -r rc _ <"$out/$k-$name.status" 2>/dev/null || rc="no status"
+		verr=$(fio_json "$out/$k-$name.json" | jq '[.jobs[] | select(.error != 0)] | length' 2>/dev/null || echo "no fio JSON")
+		result "$k, $name: fio exit status $rc, jobs with an error (verify included): $verr" \
+			"$([ "$rc" = 0 ] && [ "$verr" = 0 ]; echo $?)"
+	done <"$out/$k-disks.tsv"
+}
+
+# summary: OUT/summary.md, per kernel and disk, what fio moved and how
+summary() {
+	local k name d sched nq rot flags rc c0 c1
+	echo "# make drivers: four drivers under QEMU, debug kernels"
+	echo
+	echo "Produced by \`make drivers\` ($(date -u -r "$out/$1-disks.tsv" +%Y-%m-%d)), $(cat "$out/seconds" 2>/dev/null || echo "$secs")s of fio per disk: docs/drivers.md."
+	echo
+	echo '| kernel | driver | disk | scheduler | hw queues | rotational | hctx flags | I/Os | psync read p99 (us) | libaio QD2 read p99 (us) | context switches per I/O | fio status |'
+	echo '|---|---|---|---|---|---|---|---|---|---|---|---|'
+	for k in "$@"; do
+		while IFS=$'\t' read -r name d sched nq rot flags; do
+			read -r rc c0 c1 <"$out/$k-$name.status" 2>/dev/null || { rc=- c0=0 c1=0; }
+			[ -s "$out/$k-$name.json" ] || { echo "| $k | $name | $d | $sched | $nq | $rot | $flags | - | - | - | - | $rc |"; continue; }
+			fio_json "$out/$k-$name.json" | jq -r --arg k "$k" --arg n "$name" --arg d "$d" --arg s "$sched" --arg q "$nq" \
+				--arg r "$rot" --arg f "$flags" --arg rc "$rc" --argjson cs $((c1 - c0)) '
+				def p99(n): (.jobs[] | select(.jobname == n) | .read.clat_ns.percentile["99.000000"] / 1000 | floor);
+				([.jobs[] | .read.total_ios + .write.total_ios] | add) as $ios |
+				"| \($k) | \($n) | \($d) | \($s) | \($q) | \($r) | \($f) | \($ios) | \(p99("psync")) | \(p99("libaio")) | \($cs / $ios * 100 | round / 100) | \($rc) |"'
+		done <"$out/$k-disks.tsv"
+	done
+}
+
 kernels=("$@")
+secs=${DRIVERS_SECONDS:-120} # check_settings: a positive number
+if [ "${kernels[*]}" = summary ]; then
+	command -v jq >/dev/null || die "drivers.sh summary needs jq"
+	out=${DRIVERS_OUT:?drivers.sh summary: DRIVERS_OUT= names the run}
+	kernels=()
+	for k in base series rfc; do [ ! -e "$out/$k-disks.tsv" ] || kernels+=("$k"); done
+	[ ${#kernels[@]} -gt 0 ] || die "no <kernel>-disks.tsv in $out"
+	for k in "${kernels[@]}"; do check "$k"; done
+	summary "${kernels[@]}" >"$out/summary.md"
+	results_end
+	exit
+fi
 [ ${#kernels[@]} -gt 0 ] || kernels=(base rfc)
 for k in "${kernels[@]}"; do
-	case $k in base | series | rfc) ;; *) die "usage: drivers.sh [base|series|rfc...] (not '$k')" ;; esac
+	case $k in base | series | rfc) ;; *) die "usage: drivers.sh [base|series|rfc...|summary] (not '$k')" ;; esac
 done
-secs=${DRIVERS_SECONDS:-120} # check_settings: a positive number
 out=$(out_dir DRIVERS_OUT drivers)
 vm_setup
 command -v mkfs.ext4 >/dev/null || die "make drivers needs mkfs.ext4 (apt-get install e2fsprogs)"
@@ -20,6 +71,7 @@ command -v mkfs.ext4 >/dev/null || die "make drivers needs mkfs.ext4 (apt-get in
 # an SD card behind sdhci-pci (its size a power of two), AHCI with a rotational disk,
 # virtio-blk with one queue; scsi_debug's host-wide tags come from the command line
 for d in sd sata vd; do truncate -s 512M "$out/$d.img"; done
+echo "$secs" >"$out/seconds"
 qopts="-device sdhci-pci -drive if=none,id=sdcard,file=$out/sd.img,format=raw -device sd-card,drive=sdcard"
 qopts+=" -device ich9-ahci,id=ahci -drive if=none,id=satadisk,file=$out/sata.img,format=raw"
 qopts+=" -device ide-hd,drive=satadisk,bus=ahci.0,rotation_rate=7200"
@@ -34,40 +86,9 @@ for k in "${kernels[@]}"; do
 		--rwdir "$out" -r "$kimg" --qemu-opts="$qopts" --append "kunit.enable=0 null_blk.nr_devices=0 $sdebug" \
 		--exec "sh tools/vm/drivers.sh $k $out $secs; reboot -f"
 	stage_end
-	[ -e "$out/$k.done" ] || { result "$k: the run finished (see $out/$k-console.log)" 1; continue; }
-	splats=$(grep -acE -f "$BSK_TOP/tools/lib/splat-patterns" "$out/$k-dmesg.txt" || true)
-	result "$k: no kernel splat (BUG, WARNING, KASAN, lockdep, hung task, ...): $splats" "$([ "$splats" -eq 0 ]; echo $?)"
-	while IFS=$'\t' read -r name _; do
-		j=$out/$k-$name.json
-		read -r rc _ <"$out/$k-$name.status"
-		verr=$(jq '[.jobs[] | select(.error != 0)] | length' "$j" 2>/dev/null || echo "no fio JSON")
-		result "$k, $name: fio exit status $rc, jobs with an error (verify included): $verr" \
-			"$([ "$rc" = 0 ] && [ "$verr" = 0 ]; echo $?)"
-	done <"$out/$k-disks.tsv"
+	check "$k"
 done
-
-# summary.md: per kernel and disk, what fio moved and how
-{
-	echo "# make drivers: four drivers under QEMU, debug kernels"
-	echo
-	echo "Produced by \`make drivers\` ($(date -u +%Y-%m-%d)), ${secs}s of fio per disk: docs/drivers.md."
-	echo
-	echo '| kernel | driver | disk | scheduler | hw queues | rotational | hctx flags | I/Os | psync read p99 (us) | libaio QD2 read p99 (us) | context switches per I/O | fio status |'
-	echo '|---|---|---|---|---|---|---|---|---|---|---|---|'
-	for k in "${kernels[@]}"; do
-		[ -e "$out/$k-disks.tsv" ] || continue
-		while IFS=$'\t' read -r name d sched nq rot flags; do
-			read -r rc c0 c1 <"$out/$k-$name.status"
-			[ -s "$out/$k-$name.json" ] || { echo "| $k | $name | $d | $sched | $nq | $rot | $flags | - | - | - | - | $rc |"; continue; }
-			jq -r --arg k "$k" --arg n "$name" --arg d "$d" --arg s "$sched" --arg q "$nq" --arg r "$rot" \
-				--arg f "$flags" --arg rc "$rc" --argjson cs $((c1 - c0)) '
-				def p99(n): (.jobs[] | select(.jobname == n) | .read.clat_ns.percentile["99.000000"] / 1000 | floor);
-				([.jobs[] | .read.total_ios + .write.total_ios] | add) as $ios |
-				"| \($k) | \($n) | \($d) | \($s) | \($q) | \($r) | \($f) | \($ios) | \(p99("psync")) | \(p99("libaio")) | \($cs / $ios * 100 | round / 100) | \($rc) |"' \
-				"$out/$k-$name.json"
-		done <"$out/$k-disks.tsv"
-	done
-} >"$out/summary.md"
+summary "${kernels[@]}" >"$out/summary.md"
 rm -f "$out"/*.img
 results_at "$out" "summary.md, <kernel>-<driver>.json, <kernel>-dmesg.txt" "results/drivers"
 results_end
