@@ -35,6 +35,7 @@ reads() {
 }
 
 @test "icount: the RFC's fourth version, S1 and S7, reads back to its tables and CSV" {
+	reads "$TOP/results/bench/icount-rfc-v4" 'S1 S7' 60000
 	reads "$TOP/results/bench/icount-rfc-v4-nobit" 'S1 S7' 60000
 }
 

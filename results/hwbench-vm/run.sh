@@ -4,17 +4,17 @@
 # run.sh - lava/hwbench.yaml's run steps as lava-test-shell runs them (its
 # params as shell variables, the job's overriding the defaults, from the
 # repository's top), in a virtme-ng guest on a virtio-blk disk of 1 GiB:
-# tools/hwbench.sh on a kernel with CONFIG_LOCK_STAT (tools/env/vmkernel.sh
-# base configs/lockstat.config).  lava-test-case is a stub that prints its
-# arguments, LAVA's own needing its overlay (a guest image made with
-# libguestfs, which this machine's LAVA lacks).  Run from the top:
-# results/hwbench-vm/run.sh; writes its run directory (hwbench.sh's) and
-# cases.txt here.
+# tools/hwbench.sh on the rfc kernel with CONFIG_LOCK_STAT
+# (tools/env/vmkernel.sh rfc configs/lockstat.config).  lava-test-case is
+# a stub that prints its arguments, LAVA's own needing its overlay (a
+# guest image made with libguestfs, which this machine's LAVA lacks).
+# Run from the top: results/hwbench-vm/run.sh; writes hwbench.sh's run
+# directory (run/) and cases.txt here.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/results/hwbench-vm
 C=${BSK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/blk-sched-kunit}
-kimg=$("$top/tools/env/vmkernel.sh" base "$top/configs/lockstat.config")
+kimg=$("$top/tools/env/vmkernel.sh" rfc "$top/configs/lockstat.config")
 d=$(mktemp -d)
 mkdir -p "$d/bin"
 truncate -s 1G "$d/disk.img"
