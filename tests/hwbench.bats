@@ -55,6 +55,20 @@ setup() {
 	grep -qxF 'writeback-j1,6.18.44-fc-v1300,mq-deadline,"write MiB/s",1410,1214,1607,2' "$R/summary.csv"
 }
 
+@test "hwbench: a run on a CONFIG_LOCK_STAT kernel (results/hwbench-vm) reads back, the scheduler's lock per 1000 reads" {
+	cp -r "$TOP/results/hwbench-vm/run/." "$BATS_TEST_TMPDIR/vm/"
+	rm "$BATS_TEST_TMPDIR/vm/summary.csv" "$BATS_TEST_TMPDIR/vm/metrics.tsv"
+	"$TOP/tools/hwbench.sh" summarize "$BATS_TEST_TMPDIR/vm"
+	diff "$TOP/results/hwbench-vm/run/metrics.tsv" "$BATS_TEST_TMPDIR/vm/metrics.tsv"
+	diff "$TOP/results/hwbench-vm/run/summary.csv" "$BATS_TEST_TMPDIR/vm/summary.csv"
+	# &dd->lock: 238 contentions and 14686 acquisitions over the job's 4877 reads
+	grep -qxF 'psync-qd1-j2,7.3.4+,mq-deadline,"dd->lock contentions per 1000 reads",48.8,48.8,48.8,1' "$BATS_TEST_TMPDIR/vm/summary.csv"
+	grep -qxF 'psync-qd1-j2,7.3.4+,mq-deadline,"dd->lock acquisitions per 1000 reads",3011,3011,3011,1' "$BATS_TEST_TMPDIR/vm/summary.csv"
+	# none has neither lock; a lock_stat line per scheduler lock and job
+	! grep -q 'none,".*lock' "$BATS_TEST_TMPDIR/vm/summary.csv"
+	[ "$(grep -c 'bfqd->lock contentions' "$BATS_TEST_TMPDIR/vm/summary.csv")" -eq 8 ]
+}
+
 @test "hwbench: a disk that is not rotational has no merge figures" {
 	sed -i 's/^rotational=1$/rotational=0/' "$R/header.txt"
 	"$TOP/tools/hwbench.sh" summarize "$R"

@@ -105,7 +105,7 @@ for d in "$sys" "$sys/$name"*/; do
 	! awk -v id="$(cat "$d/dev")" -v src="/dev/$p" '$3 == id { f = 1 }
 		{ for (i = 1; i < NF; i++) if ($i == "-") { if ($(i + 2) == src) f = 1; break } }
 		END { exit !f }' /proc/self/mountinfo || die "$dev is mounted (/dev/$p)"
-	! grep -q "^/dev/$p " /proc/swaps || die "$dev is in use as swap (/dev/$p)"
+	! grep -qs "^/dev/$p " /proc/swaps || die "$dev is in use as swap (/dev/$p)"
 	h=$(find "$d/holders" -mindepth 1 -maxdepth 1 -printf '%f\n' | head -n 1)
 	[ -z "$h" ] || die "$dev is held by $h (/dev/$p: dm, md or the like)"
 done
