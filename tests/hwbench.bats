@@ -65,7 +65,7 @@ setup() {
 	grep -qxF 'psync-qd1-j2,7.3.4+,mq-deadline,"dd->lock contentions per 1000 reads",48.8,48.8,48.8,1' "$BATS_TEST_TMPDIR/vm/summary.csv"
 	grep -qxF 'psync-qd1-j2,7.3.4+,mq-deadline,"dd->lock acquisitions per 1000 reads",3011,3011,3011,1' "$BATS_TEST_TMPDIR/vm/summary.csv"
 	# none has neither lock; a lock_stat line per scheduler lock and job
-	! grep -q 'none,".*lock' "$BATS_TEST_TMPDIR/vm/summary.csv"
+	run ! grep -q 'none,".*lock' "$BATS_TEST_TMPDIR/vm/summary.csv"
 	[ "$(grep -c 'bfqd->lock contentions' "$BATS_TEST_TMPDIR/vm/summary.csv")" -eq 8 ]
 }
 

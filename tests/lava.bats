@@ -263,7 +263,7 @@ hwbench_job() {
 	hwbench_job x86 ipxe /dev/sdb >"$BATS_TEST_TMPDIR/x86.yaml"
 	hwbench_job rk3399-rock-pi-4b u-boot /dev/mmcblk0 >"$BATS_TEST_TMPDIR/rk3399.yaml"
 	for j in x86 rk3399; do
-		! grep -q '@[A-Z_]*@' "$BATS_TEST_TMPDIR/$j.yaml"
+		run ! grep -q '@[A-Z_]*@' "$BATS_TEST_TMPDIR/$j.yaml"
 		run "$TOP/tools/lava.sh" validate "$BATS_TEST_TMPDIR/$j.yaml"
 		[ "$status" -eq 0 ]
 		run py board "$BATS_TEST_TMPDIR/$j.yaml" "$LAVA/device-types"
