@@ -128,10 +128,10 @@ setup() {
 	ICOUNT=1 S=S2 run "$TOP/tools/bench.sh"
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "bench-icount.sh: error: S=S2: ICOUNT=1 counts S1, S4, S5 and S6"* ]]
-	ICOUNT=1 S="S1 S7" run "$TOP/tools/bench.sh"
+	[[ "$output" == "bench-icount.sh: error: S=S2: ICOUNT=1 counts S1, S4, S5, S6 and S7"* ]]
+	ICOUNT=1 S="S1 S8" run "$TOP/tools/bench.sh"
 	[ "$status" -eq 1 ]
-	[[ "$output" == "bench-icount.sh: error: S=S1 S7: ICOUNT=1 counts S1, S4, S5 and S6"* ]]
+	[[ "$output" == "bench-icount.sh: error: S=S1 S8: ICOUNT=1 counts S1, S4, S5, S6 and S7"* ]]
 	ICOUNT=1 ICOUNT_PROFILE=1 S=S6 run "$TOP/tools/bench.sh"
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
