@@ -19,7 +19,8 @@ cd "$BSK_TOP"
 	die "$to has uncommitted changes; commit or stash them first"
 mkdir -p "$to"
 # the cache's link to a build directory is not evidence
-tar -C "$run" --exclude=./build -cf - . | tar -C "$to" -xf -
+# done, <kernel>.done: the guests' empty "ran to its end" markers, not evidence
+tar -C "$run" --exclude=./build --exclude=done --exclude='*.done' -cf - . | tar -C "$to" -xf -
 printf 'promoted from %s on %s\n' "$(basename "$run")" "$(date -u +%Y-%m-%d)" >"$to/PROMOTED"
 info "$run -> $to; review and commit: git add $to && git commit"
 git status --short -- "$to"
