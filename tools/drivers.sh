@@ -8,15 +8,12 @@ set -euo pipefail
 # shellcheck source=lib/vm.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/vm.sh"
 
-# fio may print notices into its --output before the JSON
-fio_json() { sed -n '/^{/,$p' "$1"; }
-
 # check K: K's results: no splat, and on each disk fio's status 0 with no job in error
 check() {
 	local k=$1 splats name rc verr
 	# the guest's last act: its dmesg
 	[ -s "$out/$k-dmesg.txt" ] || { result "$k: the run finished (see $out/$k-console.log)" 1; return; }
-	splats=$(grep -acE -f "$BSK_TOP/tools/lib/splat-patterns" "$out/$k-dmesg.txt" || true)
+	splats=$(splat_lines "$out/$k-dmesg.txt" | wc -l)
 	result "$k: no kernel splat (BUG, WARNING, KASAN, lockdep, hung task, ...): $splats" "$([ "$splats" -eq 0 ]; echo $?)"
 	while IFS=$'\t' read -r name _; do
 		read -r rc _ <"$out/$k-$name.status" 2>/dev/null || rc="no status"

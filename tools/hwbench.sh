@@ -24,8 +24,7 @@ summarize() {
 		name=$(basename "$j" .json)
 		run=${name##*-}
 		name=${name%-*}
-		# fio may print notices before its JSON
-		sed -n '/^{/,$p' "$j" | jq -r --arg s "$name" --arg k "$kernel" --arg c "$sched" --arg r "$run" '
+		fio_json "$j" | jq -r --arg s "$name" --arg k "$kernel" --arg c "$sched" --arg r "$run" '
 			(.jobs[] | select(.jobname == "reader")) as $j
 			| [["read clat p50 (us)", $j.read.clat_ns.percentile["50.000000"] / 1000],
 			   ["read clat p99 (us)", $j.read.clat_ns.percentile["99.000000"] / 1000],
@@ -41,7 +40,7 @@ summarize() {
 			NR == 2 { print s, k, c, "read merges", $2 - rm, r; print s, k, c, "write merges", $6 - wm, r }' "${j%.json}.stat"
 		# a kernel with CONFIG_LOCK_STAT: the scheduler's lock, contended and taken, per 1000 reads
 		[ ! -f "${j%.json}.lock_stat" ] || awk -v OFS='\t' -v s="$name" -v k="$kernel" -v c="$sched" -v r="$run" \
-			-v n="$(sed -n '/^{/,$p' "$j" | jq '.jobs[] | select(.jobname == "reader") | .read.total_ios')" '
+			-v n="$(fio_json "$j" | jq '.jobs[] | select(.jobname == "reader") | .read.total_ios')" '
 			$1 == "&dd->lock:" || $1 == "&bfqd->lock:" { l = substr($1, 2, length($1) - 2)
 				print s, k, c, l " contentions per 1000 reads", 1000 * $3 / n, r
 				print s, k, c, l " acquisitions per 1000 reads", 1000 * $9 / n, r }' "${j%.json}.lock_stat"

@@ -60,7 +60,7 @@ fi
 				grep -o 'expire ([0-9]' "$raw/$t.trace" | sort | uniq -c || true
 			} >"$out/$t.decisions.txt"
 			# shellcheck disable=SC2016 # jq's own $
-			rt=$(sed -n '/^{/,$p' "$raw/$t.json" | jq -r '[.jobs[].job_runtime / 1000] | sort | (length / 2 | floor) as $h | (if length % 2 == 1 then .[$h] else (.[$h - 1] + .[$h]) / 2 end), max' |
+			rt=$(fio_json "$raw/$t.json" | jq -r '[.jobs[].job_runtime / 1000] | sort | (length / 2 | floor) as $h | (if length % 2 == 1 then .[$h] else (.[$h - 1] + .[$h]) / 2 end), max' |
 				awk '{ printf "%.2f\n", $1 }' | paste -sd,)
 			# shellcheck disable=SC2016 # awk's fields
 			tl=$(awk -F'\t' 'NR > 1 && $2 > 0 && $3 <= 1.2 { s++ } NR > 1 { e4 += $8; mg += $10; ai += $12 } END { printf "%d,%d,%d,%d", s, ai, e4, mg }' "$out/$t.timeline.tsv")

@@ -149,6 +149,9 @@ splat_lines() {
 	grep -aE -f "$BSK_TOP/tools/lib/splat-patterns" "$1" || true
 }
 
+# fio_json FILE: fio's JSON output without the notices fio may print into it first
+fio_json() { sed -n '/^{/,$p' "$1"; }
+
 # The one result writer: PASS, FAIL or SKIP per check, then "N passed, N failed, N skipped",
 # also as "P F S" to the file a caller names in BSK_COUNTS (not passed on): nobody reads logs.
 BSK_COUNTS_FILE=${BSK_COUNTS:-}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# make drivers (tools/drivers.sh): the results and summary.md of a run
+# directory, read again from the committed run (results/drivers), and a
+# splat or a fio job in error fails its kernel or disk.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	common_setup
+	unset DRIVERS_SECONDS
+	R=$BATS_TEST_TMPDIR/run
+	mkdir -p "$R"
+	cp "$TOP"/results/drivers/{base,rfc}-*.* "$R/"
+}
+
+@test "drivers: the committed run reads back to its results and summary.md" {
+	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "10 passed, 0 failed, 0 skipped" ]
+	[[ "$output" == *"PASS  rfc, sd-card: fio exit status 0, jobs with an error (verify included): 0"* ]]
+	# the date is the run's files' (their checkout's, in a clone)
+	diff <(grep -v '^Produced by' "$TOP/results/drivers/summary.md") <(grep -v '^Produced by' "$R/summary.md")
+}
+
+@test "drivers: a splat, a fio job in error or a boot cut short fails, naming the kernel and disk" {
+	echo "BUG: KASAN: use-after-free in blk_mq_run_hw_queue" >>"$R/rfc-dmesg.txt"
+	sed -n '/^{/,$p' "$R/base-ahci.json" | jq '.jobs[0].error = 84' >"$R/j" && mv "$R/j" "$R/base-ahci.json"
+	rm "$R/base-virtio-blk.json"
+	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"FAIL  rfc: no kernel splat (BUG, WARNING, KASAN, lockdep, hung task, ...): 1"* ]]
+	[[ "$output" == *"FAIL  base, ahci: fio exit status 0, jobs with an error (verify included): 1"* ]]
+	[[ "$output" == *"FAIL  base, virtio-blk: fio exit status 0, jobs with an error (verify included): no fio JSON"* ]]
+	: >"$R/base-dmesg.txt"
+	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
+	[[ "$output" == *"FAIL  base: the run finished"* ]]
+}
+
+@test "drivers: an unknown kernel or a bad DRIVERS_SECONDS, one error line before anything runs" {
+	run "$TOP/tools/drivers.sh" tip
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "drivers.sh: error: usage: drivers.sh [base|series|rfc...|summary] (not 'tip')" ]]
+	DRIVERS_SECONDS=0 run "$TOP/tools/drivers.sh"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+}
