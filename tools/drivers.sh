@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # drivers.sh [base|series|rfc...|summary] - 'make drivers': ext4 and fio (verify, sync and libaio
-# readers beside buffered writeback) on four drivers under QEMU, on debug kernels (guest
-# side: tools/vm/drivers.sh); summary: the results and summary.md again from DRIVERS_OUT.
+# readers beside buffered writeback), then raw-device readers, on four drivers under QEMU, on
+# debug kernels (guest side: tools/vm/drivers.sh); summary: results and summary.md again.
 # Settings: docs/reference.md; what it writes: docs/drivers.md.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
@@ -20,6 +20,26 @@ check() {
 		verr=$(fio_json "$out/$k-$name.json" | jq '[.jobs[] | select(.error != 0)] | length' 2>/dev/null || echo "no fio JSON")
 		result "$k, $name: fio exit status $rc, jobs with an error (verify included): $verr" \
 			"$([ "$rc" = 0 ] && [ "$verr" = 0 ]; echo $?)"
+		# the raw-device readers, in runs since they came (rfc v5)
+		[ -e "$out/$k-$name-raw-psync.status" ] || continue
+		for j in raw-psync raw-uring; do
+			read -r rc _ <"$out/$k-$name-$j.status" 2>/dev/null || rc="no status"
+			result "$k, $name, $j: fio exit status $rc" "$([ "$rc" = 0 ]; echo $?)"
+		done
+	done <"$out/$k-disks.tsv"
+}
+
+# raw K: per disk of K, the raw-device readers: I/Os, p99, kblockd runs per 1000 I/O
+raw() {
+	local k=$1 name d j rc runs lost
+	while IFS=$'\t' read -r name d _; do
+		for j in raw-psync raw-uring; do
+			read -r rc runs lost <"$out/$k-$name-$j.status" 2>/dev/null || continue
+			fio_json "$out/$k-$name-$j.json" | jq -r --arg k "$k" --arg n "$name" --arg j "$j" --arg rc "$rc" \
+				--argjson runs "$runs" --arg lost "$lost" '
+				.jobs[0].read as $r |
+				"| \($k) | \($n) | \($j) | \($r.total_ios) | \($r.clat_ns.percentile["99.000000"] / 1000 | floor) | \($runs * 1000 / ([$r.total_ios, 1] | max) | round) | \($lost) | \($rc) |"'
+		done
 	done <"$out/$k-disks.tsv"
 }
 
@@ -43,6 +63,13 @@ summary() {
 				"| \($k) | \($n) | \($d) | \($s) | \($q) | \($r) | \($f) | \($ios) | \(p99("psync")) | \(p99("libaio")) | \($cs / $ios * 100 | round / 100) | \($rc) |"'
 		done <"$out/$k-disks.tsv"
 	done
+	[ -n "$(compgen -G "$out/*-raw-psync.status")" ] || return 0
+	echo
+	echo "On the raw device, one reader at a time for $(($(cat "$out/seconds" 2>/dev/null || echo "$secs") / 4))s: psync (unplugged, the RFC's case), then io_uring at QD1 (REQ_NOWAIT first): kblockd's runs of a hw queue (workqueue_execute_start of blk_mq_run_work_fn) per 1000 reads."
+	echo
+	echo '| kernel | driver | job | reads | read p99 (us) | kblockd runs per 1000 reads | trace events lost | fio status |'
+	echo '|---|---|---|---|---|---|---|---|'
+	for k in "$@"; do raw "$k"; done
 }
 
 kernels=("$@")
@@ -80,7 +107,7 @@ for k in "${kernels[@]}"; do
 	kimg=$(vm_kernel "debug guest kernel with the drivers: $k" "$k" "$BSK_TOP/configs/debug.config" "$BSK_TOP/configs/drivers.config")
 	stage "fio on four drivers, $k kernel (${secs}s each)"
 	rm -f "$out/$k".* "$out/$k"-*
-	vm_run "$out/$k-console.log" '^drivers: ' timeout $((4 * secs + 1200)) "$vng" --disable-kvm --cpus 2 --memory 2G \
+	vm_run "$out/$k-console.log" '^drivers: ' timeout $((6 * secs + 1200)) "$vng" --disable-kvm --cpus 2 --memory 2G \
 		--rwdir "$out" -r "$kimg" --qemu-opts="$qopts" --append "kunit.enable=0 null_blk.nr_devices=0 $sdebug" \
 		--exec "sh tools/vm/drivers.sh $k $out $secs; reboot -f"
 	stage_end

@@ -1,14 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# drivers.sh KERNEL OUTDIR SECONDS - guest side of 'make drivers': on each of the four
-# disks, ext4 and fio (verify, psync and libaio readers, buffered writeback) for SECONDS;
-# OUTDIR/KERNEL-<disk>.json (fio), KERNEL-disks.tsv, KERNEL-dmesg.txt.  docs/drivers.md.
+# drivers.sh KERNEL OUTDIR SECONDS - guest side of 'make drivers': on each of the four disks,
+# ext4 and fio (verify, psync and libaio readers, buffered writeback) for SECONDS, then one
+# raw-device reader at a time; OUTDIR/KERNEL-<disk>[-<raw job>].json, .status, KERNEL-dmesg.txt.
 set -u
 kernel=$1 out=$2 secs=$3
 say() { printf 'drivers: %s: %s\n' "$kernel" "$*"; }
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 # a hung task within a run, not after 120 s
 echo 30 >/proc/sys/kernel/hung_task_timeout_secs
+# kblockd's runs of a hw queue: workqueue_execute_start of blk_mq_run_work_fn alone
+t=/sys/kernel/tracing
+mountpoint -q $t || mount -t tracefs none $t
+ev=$t/events/workqueue/workqueue_execute_start
+echo "function == 0x$(awk '$3 == "blk_mq_run_work_fn" { print $1 }' /proc/kallsyms)" >$ev/filter
+echo 8192 >$t/buffer_size_kb
+
+# raw JOB FIO-ARGS...: one reader on /dev/$d alone for SECONDS/4; .status: fio's exit
+# status, kblockd runs, trace events lost
+raw() {
+	j=$1
+	shift
+	: >$t/trace
+	echo 1 >$ev/enable
+	fio --output-format=json --output="$out/$kernel-$name-$j.json" --filename="/dev/$d" --name="$j" \
+		--time_based --runtime=$((secs / 4)) --bs=4k --size=256m --rw=randread --direct=1 "$@"
+	rc=$?
+	echo 0 >$ev/enable
+	echo "$rc $(grep -c blk_mq_run_work_fn $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)" \
+		>"$out/$kernel-$name-$j.status"
+	say "$name, $j: fio exit status $rc"
+}
 
 # the disk of each driver, by the device path sysfs gives it
 sd='' sata='' vd='' sdbg=''
@@ -46,6 +68,9 @@ for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg"; do
 	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat)" >"$st"
 	umount "$m"
 	say "$name: fio exit status $(cut -d' ' -f1 "$st")"
+	# unplugged, the RFC's case; then REQ_NOWAIT (io_uring's first try), kblockd's still
+	raw raw-psync --ioengine=psync
+	raw raw-uring --ioengine=io_uring --iodepth=1
 done
 say "done"
 dmesg >"$out/$kernel-dmesg.txt" # the host reads it as "this boot ran to its end"
