@@ -17,14 +17,17 @@ setup() {
 @test "drivers: the committed run reads back to its results and summary.md" {
 	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "10 passed, 0 failed, 0 skipped" ]
+	[ "${lines[-1]}" = "26 passed, 0 failed, 0 skipped" ]
+	[[ "$output" == *"PASS  rfc, ahci, raw-psync: fio exit status 0"* ]]
 	[[ "$output" == *"PASS  rfc, sd-card: fio exit status 0, jobs with an error (verify included): 0"* ]]
 	# the date is the run's files' (their checkout's, in a clone)
 	diff <(grep -v '^Produced by' "$TOP/results/drivers/summary.md") <(grep -v '^Produced by' "$R/summary.md")
 }
 
-@test "drivers: a splat, a fio job in error or a boot cut short fails, naming the kernel and disk" {
+@test "drivers: a splat, a fio job in error, a failed raw reader or a boot cut short fails, naming the kernel and disk" {
 	echo "BUG: KASAN: use-after-free in blk_mq_run_hw_queue" >>"$R/rfc-dmesg.txt"
+	echo "1 0 0" >"$R/rfc-ahci-raw-psync.status"
+	rm "$R/base-sd-card-raw-uring.status"
 	sed -n '/^{/,$p' "$R/base-ahci.json" | jq '.jobs[0].error = 84' >"$R/j" && mv "$R/j" "$R/base-ahci.json"
 	rm "$R/base-virtio-blk.json"
 	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
@@ -32,6 +35,8 @@ setup() {
 	[[ "$output" == *"FAIL  rfc: no kernel splat (BUG, WARNING, KASAN, lockdep, hung task, ...): 1"* ]]
 	[[ "$output" == *"FAIL  base, ahci: fio exit status 0, jobs with an error (verify included): 1"* ]]
 	[[ "$output" == *"FAIL  base, virtio-blk: fio exit status 0, jobs with an error (verify included): no fio JSON"* ]]
+	[[ "$output" == *"FAIL  rfc, ahci, raw-psync: fio exit status 1"* ]]
+	[[ "$output" == *"FAIL  base, sd-card, raw-uring: fio exit status no status"* ]]
 	: >"$R/base-dmesg.txt"
 	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
 	[[ "$output" == *"FAIL  base: the run finished"* ]]
