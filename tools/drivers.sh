@@ -46,22 +46,23 @@ raw() {
 
 # summary: OUT/summary.md, per kernel and disk, what fio moved and how
 summary() {
-	local k name d sched nq rot flags rc c0 c1
+	local k name d sched nq rot flags rc c0 c1 runs lost
 	echo "# make drivers: four drivers under QEMU, debug kernels"
 	echo
 	echo "Produced by \`make drivers\` ($(date -u -r "$out/$1-disks.tsv" +%Y-%m-%d)), $(cat "$out/seconds" 2>/dev/null || echo "$secs")s of fio per disk: docs/drivers.md."
 	echo
-	echo '| kernel | driver | disk | scheduler | hw queues | rotational | hctx flags | I/Os | psync read p99 (us) | libaio QD2 read p99 (us) | context switches per I/O | fio status |'
-	echo '|---|---|---|---|---|---|---|---|---|---|---|---|'
+	echo '| kernel | driver | disk | scheduler | hw queues | rotational | hctx flags | I/Os | psync read p99 (us) | libaio QD2 read p99 (us) | context switches per I/O | kblockd runs per 1000 I/Os | fio status |'
+	echo '|---|---|---|---|---|---|---|---|---|---|---|---|---|'
 	for k in "$@"; do
 		while IFS=$'\t' read -r name d sched nq rot flags; do
-			read -r rc c0 c1 <"$out/$k-$name.status" 2>/dev/null || { rc=- c0=0 c1=0; }
-			[ -s "$out/$k-$name.json" ] || { echo "| $k | $name | $d | $sched | $nq | $rot | $flags | - | - | - | - | $rc |"; continue; }
+			# runs before v5's counted no kblockd runs here
+			read -r rc c0 c1 runs lost <"$out/$k-$name.status" 2>/dev/null || { rc=- c0=0 c1=0; }
+			[ -s "$out/$k-$name.json" ] || { echo "| $k | $name | $d | $sched | $nq | $rot | $flags | - | - | - | - | - | $rc |"; continue; }
 			fio_json "$out/$k-$name.json" | jq -r --arg k "$k" --arg n "$name" --arg d "$d" --arg s "$sched" --arg q "$nq" \
-				--arg r "$rot" --arg f "$flags" --arg rc "$rc" --argjson cs $((c1 - c0)) '
+				--arg r "$rot" --arg f "$flags" --arg rc "$rc" --argjson cs $((c1 - c0)) --arg runs "${runs:--}" --arg lost "${lost:-0}" '
 				def p99(n): (.jobs[] | select(.jobname == n) | .read.clat_ns.percentile["99.000000"] / 1000 | floor);
 				([.jobs[] | .read.total_ios + .write.total_ios] | add) as $ios |
-				"| \($k) | \($n) | \($d) | \($s) | \($q) | \($r) | \($f) | \($ios) | \(p99("psync")) | \(p99("libaio")) | \($cs / $ios * 100 | round / 100) | \($rc) |"'
+				"| \($k) | \($n) | \($d) | \($s) | \($q) | \($r) | \($f) | \($ios) | \(p99("psync")) | \(p99("libaio")) | \($cs / $ios * 100 | round / 100) | \(if $runs == "-" then "-" else "\(($runs | tonumber) * 1000 / $ios | round)\(if $lost != "0" then " (\($lost) trace events lost)" else "" end)" end) | \($rc) |"'
 		done <"$out/$k-disks.tsv"
 	done
 	[ -n "$(compgen -G "$out/*-raw-psync.status")" ] || return 0

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # drivers.sh KERNEL OUTDIR SECONDS - guest side of 'make drivers': on each of the four disks,
 # ext4 and fio (verify, psync and libaio readers, buffered writeback) for SECONDS, then one
-# raw-device reader at a time; OUTDIR/KERNEL-<disk>[-<raw job>].json, .status, KERNEL-dmesg.txt.
+# raw-device reader at a time, kblockd's runs counted; OUTDIR/KERNEL-<disk>[-<raw job>].json,
+# .status, KERNEL-dmesg.txt.
 set -u
 kernel=$1 out=$2 secs=$3
 say() { printf 'drivers: %s: %s\n' "$kernel" "$*"; }
@@ -14,21 +15,25 @@ t=/sys/kernel/tracing
 mountpoint -q $t || mount -t tracefs none $t
 ev=$t/events/workqueue/workqueue_execute_start
 echo "function == 0x$(awk '$3 == "blk_mq_run_work_fn" { print $1 }' /proc/kallsyms)" >$ev/filter
-echo 8192 >$t/buffer_size_kb
+echo 32768 >$t/buffer_size_kb
+
+kb_on() { : >$t/trace; echo 1 >$ev/enable; }
+# kb_off: "RUNS LOST", kblockd's runs since kb_on and the trace events lost
+kb_off() {
+	echo 0 >$ev/enable
+	echo "$(grep -c blk_mq_run_work_fn $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)"
+}
 
 # raw JOB FIO-ARGS...: one reader on /dev/$d alone for SECONDS/4; .status: fio's exit
 # status, kblockd runs, trace events lost
 raw() {
 	j=$1
 	shift
-	: >$t/trace
-	echo 1 >$ev/enable
+	kb_on
 	fio --output-format=json --output="$out/$kernel-$name-$j.json" --filename="/dev/$d" --name="$j" \
 		--time_based --runtime=$((secs / 4)) --bs=4k --size=256m --rw=randread --direct=1 "$@"
 	rc=$?
-	echo 0 >$ev/enable
-	echo "$rc $(grep -c blk_mq_run_work_fn $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)" \
-		>"$out/$kernel-$name-$j.status"
+	echo "$rc $(kb_off)" >"$out/$kernel-$name-$j.status"
 	say "$name, $j: fio exit status $rc"
 }
 
@@ -59,13 +64,14 @@ for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg"; do
 	mkdir -p "$m"
 	mount "/dev/$d" "$m" || { say "$name: mount failed"; echo "mount 0 0" >"$st"; continue; }
 	c0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+	kb_on
 	fio --output-format=json --output="$out/$kernel-$name.json" --directory="$m" \
 		--time_based --runtime="$secs" --bs=4k --size=48m --group_reporting=0 \
 		--name=verify --rw=randwrite --direct=1 --ioengine=psync --verify=crc32c --verify_backlog=64 --verify_state_save=0 \
 		--name=psync --rw=randread --direct=1 --ioengine=psync \
 		--name=libaio --rw=randread --direct=1 --ioengine=libaio --iodepth=2 \
 		--name=writeback --rw=write --bs=64k --ioengine=psync --size=96m
-	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat)" >"$st"
+	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat) $(kb_off)" >"$st"
 	umount "$m"
 	say "$name: fio exit status $(cut -d' ' -f1 "$st")"
 	# unplugged, the RFC's case; then REQ_NOWAIT (io_uring's first try), kblockd's still
