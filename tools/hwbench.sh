@@ -133,7 +133,9 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 trap 'echo "$orig" >"$sys/queue/scheduler" 2>/dev/null || true' EXIT
 {
-	echo "kernel=$(uname -r)"
+	# base and rfc often share a uname -r: HWBENCH_KERNEL names each boot for the comparison
+	echo "kernel=${HWBENCH_KERNEL:-$(uname -r)}"
+	echo "uname=$(uname -rv)"
 	echo "device=$dev"
 	echo "model=$({ xargs <"$sys/device/model"; } 2>/dev/null || echo -)"
 	echo "rotational=$(cat "$sys/queue/rotational")"
@@ -177,5 +179,5 @@ for r in $(seq "$runs"); do
 	done
 done
 summarize "$out"
-info "$(($(wc -l <"$out/metrics.tsv"))) figures in $out ($((SECONDS - T0))s); kernel $(uname -r)"
+info "$(($(wc -l <"$out/metrics.tsv"))) figures in $out ($((SECONDS - T0))s); kernel ${HWBENCH_KERNEL:-$(uname -r)}"
 column -s, -t <"$out/summary.csv"
