@@ -162,7 +162,8 @@ for r in $(seq "$runs"); do
 				eng=(--ioengine=psync)
 				case $j in libaio-qd*) eng=(--ioengine=libaio "--iodepth=${j#libaio-qd}") ;; esac
 				wb=()
-				# the writer starts first, so the readers meet dirty pages
+				# the readers start a second late (--startdelay, before --name=writer, is
+				# theirs), so that they meet dirty pages
 				[ "$j" != writeback ] || wb=(--startdelay=1 --name=writer --new_group
 					--filename="$dev" --rw=write --bs=1M --ioengine=psync --offset=50%
 					--size=50% --end_fsync=1 --time_based --runtime=$((secs + 1)))
