@@ -29,6 +29,7 @@ vm_kernels
 
 raw=$out/icount-raw
 rm -rf "$raw"; mkdir -p "$raw"
+for k in "${kernels[@]}"; do cp "${img[$k]}.id" "$raw/kernel-$k.id"; done
 nullb="null_blk.queue_mode=2 null_blk.submit_queues=1 null_blk.hw_queue_depth=64 null_blk.gb=1"
 icount="-icount shift=0,sleep=off -accel tcg,thread=single"
 
@@ -66,6 +67,7 @@ done
 if want S7; then
 	for k in base "${kernels[@]:2}"; do
 		limg=$(vm_kernel "lock_stat kernel: $k (configs/lockstat.config)" "$k" "$BSK_TOP/configs/lockstat.config")
+		cp "$limg.id" "$raw/kernel-$k-lock_stat.id"
 		boot "S7, $k kernel with lock_stat, four vCPUs" "$limg" "$k" S7 4 "null_blk.irqmode=0" "$raw/icount.csv" lock_stat
 	done
 fi

@@ -129,5 +129,12 @@ if [ ${#targets[@]} -gt 1 ]; then
 	mv "$root.tmp" "$root"
 	img=$root/bzImage
 fi
+# what the image is, for the results that cite it: the base, then each commit by patch-id
+{
+	git -C "$vwt" log -1 --format='base %h (%s)' "$base^{commit}"
+	for c in $(git -C "$vwt" rev-list --reverse "$base^{commit}..$rev"); do
+		echo "+ $(git -C "$vwt" show "$c" | git patch-id --stable | cut -c1-12) $(git -C "$vwt" log -1 --format=%s "$c")"
+	done
+} >"$img.id"
 info "$kind guest kernel built in $((SECONDS - t))s"
 printf '%s\n' "$img"

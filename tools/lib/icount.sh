@@ -40,6 +40,17 @@ icount_md() {
 	echo
 	echo "Kernels: $1 (base) and + series, x86_64, allnoconfig + tinyconfig's fragments + configs/vm.config."
 	echo "QEMU $icount; null_blk. Produced by \`make bench ICOUNT=1 S='$scen'\` ($2); what each scenario runs: tools/vm/icount.sh and docs/benchmarks.md."
+	if compgen -G "$raw/kernel-*.id" >/dev/null; then
+		echo
+		# shellcheck disable=SC2016 # markdown's backquotes
+		echo 'Kernels by what they hold (tools/env/vmkernel.sh): the base commit, then each commit on it by `git patch-id --stable`, which a posted mail gives too.'
+		echo
+		local f k
+		for f in "$raw"/kernel-*.id; do
+			k=${f##*/kernel-}
+			echo "- ${k%.id}: $(paste -sd';' "$f" | sed 's/;/; /g')"
+		done
+	fi
 	if want S1; then
 		echo
 		echo "## S1: the read path (one vCPU)"
@@ -105,6 +116,10 @@ icount_md() {
 		echo "## S7: concurrent submitters (four vCPUs)"
 		echo
 		echo "null_blk irqmode=0, one hardware queue of depth 64; numjobs dd readers at once, the jth pinned to vCPU j and reading its own quarter of the device, $count sequential 4 KiB O_DIRECT reads in all per figure, after $((count / 4)) not counted. Instructions of all four vCPUs per read, and, from a second boot of each kernel built with configs/lockstat.config, the contentions and acquisitions of the scheduler's lock (dd->lock, bfqd->lock; the hctx locks too, but this path takes none) per 1000 reads (/proc/lock_stat, cleared before the window). QEMU runs the vCPUs one at a time, in turns: a lock is found taken only when a vCPU's turn ends while it holds it, so the contention counts say whether concurrent submitters meet on a lock under this interleaving, not how often they would on hardware, and spinning costs what a turn lasts, not what a cache-line transfer does."
+		if has S7 ' hw queue per vCPU$'; then
+			echo
+			echo "Kyber is measured last in each boot. The rows \"hw queue per vCPU\": a second null_blk (configfs, irqmode=0) with a hardware queue per vCPU sharing one tag bitmap of depth 64 (shared_tag_bitmap=1, as a host-tagset HBA has), as many readers as vCPUs, each on its own hardware queue and all on the one scheduler. IPIs per I/O: the CAL interrupts of all vCPUs per read, in the instruction boot. kblockd runs of a hw queue per 1000 I/O: trace events workqueue_execute_start of blk_mq_run_work_fn, in the lock_stat boot (tracing costs instructions), the trace buffer checked for overruns."
+		fi
 		echo
 		echo '| variant | metric | base | rfc |'
 		echo '|---|---|---|---|'

@@ -45,6 +45,7 @@ fail() { say "$*"; exit 1; }
 now() { $bb awk '/^now at/ { print $3; exit }' /proc/timer_list; }
 per() { $bb awk -v a="$1" -v b="$2" -v n="$3" "BEGIN { printf \"%.${4:-1}f\", (b - a) / n }"; }
 put() {
+	case $2 in *,*) fail "variant '$2': a comma would split the CSV" ;; esac
 	printf '%s,%s,%s,%s,%s,%s\n' "$1" "$kernel" "$2" "$3" "$4" "$5" >>"$outf"
 	say "$2 repeat $5: $4 $3"
 }
@@ -150,11 +151,12 @@ S1)
 		[ "$profile" != 1 ] || { echo 0 >$tr/function_profile_enabled; $bb cat $tr/trace_stat/function0 >"$outf.$1.profile"; }
 		put "$tag" "${3:-$1}" "instructions per I/O" "$(per "$t0" "$t1" "$count")" "$2"
 	}
-	for s in none mq-deadline bfq; do measure "$s" 1; done
+	# kyber last, after the schedulers of earlier runs
+	for s in none mq-deadline bfq kyber; do measure "$s" 1; done
 	# nomerges=2: what the merge lookups cost
 	if [ "$profile" = 0 ]; then
 		echo 2 >/sys/block/$dev/queue/nomerges
-		for s in none mq-deadline bfq; do measure "$s" 1 "$s nomerges=2"; done
+		for s in none mq-deadline bfq kyber; do measure "$s" 1 "$s nomerges=2"; done
 		echo 0 >/sys/block/$dev/queue/nomerges
 	fi
 	measure none 2
@@ -264,6 +266,8 @@ S7)
 	n=$($bb nproc)
 	ls=/proc/lock_stat
 	[ ! -e $ls ] || tag=S7-lock_stat
+	# a hardware queue per vCPU sharing one tag bitmap, as a host-tagset HBA has
+	nullb nullb1 size=1024 queue_mode=2 submit_queues="$n" shared_tag_bitmap=1 hw_queue_depth=64 irqmode=0
 	# jobs N READS: READS reads by N dd at once, the jth pinned to vCPU j, on its jth quarter
 	jobs() {
 		j=0
@@ -277,26 +281,52 @@ S7)
 	# locks VARIANT: per 1000 reads, contentions and acquisitions of the scheduler's and hctx's locks
 	locks() {
 		# shellcheck disable=SC2016 # awk's fields
-		$bb awk -v n="$count" '$1 == "&dd->lock:" || $1 == "&bfqd->lock:" || $1 == "&hctx->lock:" {
+		$bb awk -v n="$count" '$1 ~ /^&(dd|bfqd|hctx|kcq|khd)->lock:$/ {
 			c[$1] += $3; a[$1] += $9 } END { for (k in a) printf "%s %.1f %.1f\n", substr(k, 2, length(k) - 2), 1000 * c[k] / n, 1000 * a[k] / n }' $ls |
 			while read -r l c a; do
 				put "$tag" "$1" "$l contentions per 1000 I/O" "$c" 1
 				put "$tag" "$1" "$l acquisitions per 1000 I/O" "$a" 1
 			done
 	}
-	for s in none mq-deadline bfq; do
-		for nj in $(printf '%s\n' 1 2 "$n" | $bb sort -nu); do
-			fresh $dev $s
-			jobs "$nj" $((count / 4))
-			[ ! -e $ls ] || echo 0 >$ls
-			t0=$(now)
-			jobs "$nj" "$count"
-			t1=$(now)
-			if [ -e $ls ]; then locks "$s numjobs=$nj"; else
-				put "$tag" "$s numjobs=$nj" "instructions per I/O" "$(per "$t0" "$t1" "$count")" 1
-			fi
-		done
+	# kblockd's runs of a hw queue, counted in the lock_stat boot (tracing costs instructions)
+	ev=$tr/events/workqueue/workqueue_execute_start
+	if [ -e $ls ]; then
+		[ -e $ev ] || fail "no workqueue_execute_start trace event in this kernel"
+		echo 16384 >$tr/buffer_size_kb
+		# shellcheck disable=SC2016 # awk's fields
+		echo "function == 0x$($bb awk '$3 == "blk_mq_run_work_fn" { print $1 }' /proc/kallsyms)" >$ev/filter
+	fi
+	# shellcheck disable=SC2016 # awk's fields
+	cal() { $bb awk '$1 == "CAL:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
+	# one SCHEDULER NUMJOBS [SUFFIX]: a figure of NUMJOBS readers of $dev
+	one() {
+		fresh $dev "$1"
+		jobs "$2" $((count / 4))
+		v="$1 numjobs=$2${3:-}"
+		if [ -e $ls ]; then
+			echo 0 >$ls
+			echo >$tr/trace
+			echo 1 >$ev/enable
+			jobs "$2" "$count"
+			echo 0 >$ev/enable
+			locks "$v"
+			# shellcheck disable=SC2016 # awk's fields
+			$bb awk '$1 == "overrun:" { n += $2 } END { exit n != 0 }' $tr/per_cpu/cpu*/stats ||
+				fail "$v: the trace buffer overran"
+			put "$tag" "$v" "kblockd runs of a hw queue per 1000 I/O" "$(per 0 "$((1000 * $($bb grep -c blk_mq_run_work_fn $tr/trace)))" "$count")" 1
+		else
+			c0=$(cal) t0=$(now)
+			jobs "$2" "$count"
+			t1=$(now) c1=$(cal)
+			put "$tag" "$v" "instructions per I/O" "$(per "$t0" "$t1" "$count")" 1
+			put "$tag" "$v" "IPIs per I/O" "$(per "$c0" "$c1" "$count" 3)" 1
+		fi
+	}
+	for s in none mq-deadline bfq kyber; do
+		for nj in $(printf '%s\n' 1 2 "$n" | $bb sort -nu); do one "$s" "$nj"; done
 	done
+	dev=nullb1
+	for s in none mq-deadline bfq kyber; do one "$s" "$n" " hw queue per vCPU"; done
 	;;
 *)
 	tag=-
