@@ -36,6 +36,7 @@ reads() {
 
 @test "icount: the RFC's fourth and fifth versions, S1 and S7, read back to their tables and CSV" {
 	reads "$TOP/results/bench/icount-rfc-v5" 'S1 S7' 60000
+	reads "$TOP/results/bench/icount-rfc-v5-run1" 'S1 S7' 60000
 	reads "$TOP/results/bench/icount-rfc-v4" 'S1 S7' 60000
 	reads "$TOP/results/bench/icount-rfc-v4-nobit" 'S1 S7' 60000
 }
