@@ -29,8 +29,8 @@ setup() {
 	[ "$output" = "hwbench.sh: error: HWBENCH_SECONDS=0: a whole number above 0" ]
 	HWBENCH_NUMJOBS="1 x" run -1 "$TOP/tools/hwbench.sh" /dev/null
 	[ "$output" = "hwbench.sh: error: HWBENCH_NUMJOBS: 'x' is not a whole number above 0" ]
-	HWBENCH_SCHEDULERS=kyber run -1 "$TOP/tools/hwbench.sh" /dev/null
-	[ "$output" = "hwbench.sh: error: HWBENCH_SCHEDULERS: unknown scheduler 'kyber' (have: none mq-deadline bfq)" ]
+	HWBENCH_SCHEDULERS=cfq run -1 "$TOP/tools/hwbench.sh" /dev/null
+	[ "$output" = "hwbench.sh: error: HWBENCH_SCHEDULERS: unknown scheduler 'cfq' (have: none mq-deadline kyber bfq)" ]
 	run -1 "$TOP/tools/hwbench.sh" summarize "$BATS_TEST_TMPDIR"
 	[ "${#lines[@]}" -eq 1 ]
 }
@@ -67,6 +67,19 @@ setup() {
 	# none has neither lock; a lock_stat line per scheduler lock and job
 	run ! grep -q 'none,".*lock' "$BATS_TEST_TMPDIR/vm/summary.csv"
 	[ "$(grep -c 'bfqd->lock contentions' "$BATS_TEST_TMPDIR/vm/summary.csv")" -eq 8 ]
+}
+
+@test "hwbench: the whole machine's CPU and context switches per read, from /proc/stat before and after a job" {
+	# psync-qd1-j1-1 under none: 164680 reads (fio's JSON); busy ticks 200 of 800
+	# (iowait and idle are not busy; guest time is in user already), 329360 switches
+	[ "$(jq '.jobs[] | select(.jobname == "reader") | .read.total_ios' "$R/none/psync-qd1-j1-1.json")" = 164680 ]
+	printf '%s\n' 'cpu  100 0 100 1000 100 0 0 0 0 0' 'ctxt 5000' \
+		'cpu  250 0 150 1500 200 0 0 0 50 0' 'ctxt 334360' >"$R/none/psync-qd1-j1-1.procstat"
+	"$TOP/tools/hwbench.sh" summarize "$R"
+	grep -qxF 'psync-qd1-j1,6.18.44-fc-v1300,none,"system CPU busy (%)",25,25,25,1' "$R/summary.csv"
+	grep -qxF 'psync-qd1-j1,6.18.44-fc-v1300,none,"system context switches per read",2,2,2,1' "$R/summary.csv"
+	# no such file, no such figure
+	[ "$(grep -c 'system CPU' "$R/summary.csv")" -eq 1 ]
 }
 
 @test "hwbench: a disk that is not rotational has no merge figures" {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # hwbench.sh DEVICE - 'make hwbench DEV=/dev/sdX': fio's 4 KiB O_DIRECT random reads
 # (psync QD1, libaio QD1 and QD2, readers beside writeback) on a real disk under none,
-# mq-deadline and bfq, on the kernel this machine booted (base or rfc).  Refuses, in one
+# mq-deadline, kyber and bfq, on the kernel this machine booted (base or rfc).  Refuses, in one
 # line before anything runs, what is not a whole idle disk.  Settings and outputs:
 # docs/benchmarks.md#on-real-hardware-make-hwbench.  Needs fio, jq and tools/ alone.
 # hwbench.sh summarize DIR: metrics.tsv and summary.csv again from DIR.
@@ -38,10 +38,16 @@ summarize() {
 		[ "$rot" != 1 ] || awk -v OFS='\t' -v s="$name" -v k="$kernel" -v c="$sched" -v r="$run" '
 			NR == 1 { rm = $2; wm = $6 }
 			NR == 2 { print s, k, c, "read merges", $2 - rm, r; print s, k, c, "write merges", $6 - wm, r }' "${j%.json}.stat"
+		n=$(fio_json "$j" | jq '.jobs[] | select(.jobname == "reader") | .read.total_ios')
+		# the whole machine (fio's CPU and ctx are its own jobs'): /proc/stat's cpu and ctxt before and after
+		[ ! -f "${j%.json}.procstat" ] || awk -v OFS='\t' -v s="$name" -v k="$kernel" -v c="$sched" -v r="$run" -v n="$n" '
+			$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; b[++nc] = t - $5 - $6; a[nc] = t } # guest time is in user
+			$1 == "ctxt" { x[++nx] = $2 }
+			END { print s, k, c, "system CPU busy (%)", 100 * (b[2] - b[1]) / (a[2] - a[1]), r
+				print s, k, c, "system context switches per read", (x[2] - x[1]) / n, r }' "${j%.json}.procstat"
 		# a kernel with CONFIG_LOCK_STAT: the scheduler's lock, contended and taken, per 1000 reads
-		[ ! -f "${j%.json}.lock_stat" ] || awk -v OFS='\t' -v s="$name" -v k="$kernel" -v c="$sched" -v r="$run" \
-			-v n="$(fio_json "$j" | jq '.jobs[] | select(.jobname == "reader") | .read.total_ios')" '
-			$1 == "&dd->lock:" || $1 == "&bfqd->lock:" { l = substr($1, 2, length($1) - 2)
+		[ ! -f "${j%.json}.lock_stat" ] || awk -v OFS='\t' -v s="$name" -v k="$kernel" -v c="$sched" -v r="$run" -v n="$n" '
+			$1 ~ /^&(dd|bfqd|kcq|khd)->lock:$/ { l = substr($1, 2, length($1) - 2)
 				print s, k, c, l " contentions per 1000 reads", 1000 * $3 / n, r
 				print s, k, c, l " acquisitions per 1000 reads", 1000 * $9 / n, r }' "${j%.json}.lock_stat"
 	done >"$d/metrics.tsv"
@@ -86,9 +92,9 @@ for n in "${nj[@]}"; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || die "HWBENCH_NUMJOBS: '$n' is not a whole number above 0"
 done
 mapfile -t nj < <(printf '%s\n' "${nj[@]}" | sort -nu)
-read -r -a want <<<"${HWBENCH_SCHEDULERS:-none mq-deadline bfq}"
+read -r -a want <<<"${HWBENCH_SCHEDULERS:-none mq-deadline kyber bfq}"
 for s in "${want[@]}"; do
-	case $s in none | mq-deadline | bfq) ;; *) die "HWBENCH_SCHEDULERS: unknown scheduler '$s' (have: none mq-deadline bfq)" ;; esac
+	case $s in none | mq-deadline | kyber | bfq) ;; *) die "HWBENCH_SCHEDULERS: unknown scheduler '$s' (have: none mq-deadline kyber bfq)" ;; esac
 done
 
 [ -b "$dev" ] || die "$dev is not a block device"
@@ -168,12 +174,14 @@ for r in $(seq "$runs"); do
 					--filename="$dev" --rw=write --bs=1M --ioengine=psync --offset=50%
 					--size=50% --end_fsync=1 --time_based --runtime=$((secs + 1)))
 				cat "$sys/stat" >"$f.stat"
+				grep -E '^(cpu|ctxt) ' /proc/stat >"$f.procstat"
 				[ ! -w /proc/lock_stat ] || echo 0 >/proc/lock_stat
 				fio --output-format=json --output="$f.json" --group_reporting \
 					--percentile_list=50:99:99.9 --name=reader --filename="$dev" \
 					--rw=randread --bs=4k --direct=1 --size=50% --time_based \
 					--runtime="$secs" --numjobs="$n" "${eng[@]}" "${wb[@]}"
 				cat "$sys/stat" >>"$f.stat"
+				grep -E '^(cpu|ctxt) ' /proc/stat >>"$f.procstat"
 				[ ! -w /proc/lock_stat ] || cp /proc/lock_stat "$f.lock_stat"
 			done
 		done
