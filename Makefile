@@ -53,7 +53,7 @@
 #   STRESS_SECONDS=300  make stress: how long each kernel is stressed
 #   DRIVERS_SECONDS=120 make drivers: seconds of fio per disk
 #   BLKTESTS=dir BLKTESTS_TESTS="block" BLKTESTS_TIMEOUT=10
-#   BLKTESTS_BOOT_LIMIT=600
+#   BLKTESTS_BOOT_LIMIT=600 BLKTESTS_SCHEDULER=mq-deadline
 #                       make blktests: the blktests tree (default
 #                       ../shared/blktests), what ./check runs, fio seconds,
 #                       seconds a guest may take to start its script

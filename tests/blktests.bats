@@ -32,7 +32,7 @@ setup() {
 	[ "$(cat "$d/file")" = keep ]
 }
 
-@test "blktests: BLKTESTS_TIMEOUT, BLKTESTS_BOOT_LIMIT and BLKTESTS_TESTS are checked first" {
+@test "blktests: BLKTESTS_TIMEOUT, BLKTESTS_SCHEDULER, BLKTESTS_BOOT_LIMIT and BLKTESTS_TESTS are checked first" {
 	d=$BATS_TEST_TMPDIR/bt
 	mkdir -p "$d/tests/block"
 	printf '#!/bin/sh\n' >"$d/check"
@@ -40,6 +40,9 @@ setup() {
 	BLKTESTS=$d BLKTESTS_TIMEOUT=0 run "$TOP/tools/blktests.sh"
 	[ "$status" -eq 1 ]
 	[ "$output" = "blktests.sh: error: BLKTESTS_TIMEOUT=0 is not a positive number of seconds" ]
+	BLKTESTS=$d BLKTESTS_SCHEDULER=deadline run "$TOP/tools/blktests.sh"
+	[ "$status" -eq 1 ]
+	[ "$output" = "blktests.sh: error: BLKTESTS_SCHEDULER=deadline: none, mq-deadline, kyber or bfq" ]
 	BLKTESTS=$d BLKTESTS_BOOT_LIMIT=2 run "$TOP/tools/blktests.sh"
 	[ "$status" -eq 1 ]
 	[ "$output" = "blktests.sh: error: BLKTESTS_BOOT_LIMIT=2 is not a number of seconds from 5 to 999999" ]

@@ -18,6 +18,7 @@ src=${BLKTESTS:-$(cd "$BSK_TOP/.." && pwd)/shared/blktests}
 	die "BLKTESTS=$src is not a blktests tree (no check script and tests/block there)"
 src=$(cd "$src" && pwd)
 timeout=${BLKTESTS_TIMEOUT:-10} boot_limit=${BLKTESTS_BOOT_LIMIT:-600} # check_settings (lib/vm.sh) checked them
+sched=${BLKTESTS_SCHEDULER:-}
 read -r -a tests <<<"${BLKTESTS_TESTS:-block}"
 [ ${#tests[@]} -gt 0 ] || die "BLKTESTS_TESTS is empty"
 bc=$BSK_CACHE/blktests bt=$bc/tree
@@ -92,7 +93,7 @@ for k in "${kernels[@]}"; do
 		vm_run "$log" '^blktests: |\[(passed|failed|not run)\]$' timeout 7200 "$vng" --user root --disable-kvm \
 			--cpus 4 --memory 2G $verbose --rwdir "$out" --rwdir "$bt" -r "$kimg" --append "kunit.enable=0" \
 			--qemu-opts="-pidfile $pidf -drive file=$disk,if=none,id=scratch,format=raw -device pcie-root-port,id=rp0,chassis=1,slot=1 -device nvme,serial=blktests,drive=scratch,bus=rp0 $md_opts" \
-			--exec "SCRATCH='$scratch' tools/vm/blktests.sh $bt $out $k $timeout $fio ${tests[*]}; reboot -f"
+			--exec "SCRATCH='$scratch' SCHED='$sched' tools/vm/blktests.sh $bt $out $k $timeout $fio ${tests[*]}; reboot -f"
 		{ kill "$watchdog"; wait "$watchdog"; } 2>/dev/null || true
 		trap - EXIT
 		[ -e "$mark" ] || [ ! -s "$log" ] || break
@@ -131,7 +132,7 @@ report() {
 	echo "blktests $id; ./check ${tests[*]} with TIMEOUT=$timeout (every test, not QUICK_RUN); the guest kernels of"
 	echo "tools/env/vmkernel.sh with configs/blktests.config under virtme-ng (QEMU TCG, 4 CPUs, 2 GiB,"
 	echo "QEMU NVMe scratch disks as TEST_DEVS: scratch, 2 GiB, and scratch-md, 1 GiB with 8 bytes of"
-	echo "metadata per block holding type 1 PI$([ "$zoned" = 0 ] || echo ", and scratch-zns, 1 GiB in 16 sequential zones of 64 MiB"); $("$fio/fio" --version)); written by \`make blktests\` on $(date -u +%F)."
+	echo "metadata per block holding type 1 PI$([ "$zoned" = 0 ] || echo ", and scratch-zns, 1 GiB in 16 sequential zones of 64 MiB")$([ -z "$sched" ] || echo ", each set to $sched before ./check"); $("$fio/fio" --version)); written by \`make blktests\` on $(date -u +%F)."
 	echo "Raw output: blktests' result files in $(printf '%s-results/ ' "${have[@]}")(the status of each test), its console in"
 	echo "$(printf '%s.txt ' "${have[@]}")and the kernels' logs. A reason cell holds the first lines blktests prints under"
 	echo "the test (for a failure: the changed lines of its output)."

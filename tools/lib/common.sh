@@ -34,6 +34,8 @@ check_settings() {
 	done
 	[[ ${BLKTESTS_TIMEOUT:-1} =~ ^[1-9][0-9]*$ ]] ||
 		die "BLKTESTS_TIMEOUT=$BLKTESTS_TIMEOUT is not a positive number of seconds"
+	case ${BLKTESTS_SCHEDULER:-none} in none | mq-deadline | kyber | bfq) ;;
+	*) die "BLKTESTS_SCHEDULER=$BLKTESTS_SCHEDULER: none, mq-deadline, kyber or bfq" ;; esac
 	{ [[ ${BLKTESTS_BOOT_LIMIT:-5} =~ ^[1-9][0-9]{0,5}$ ]] && [ "${BLKTESTS_BOOT_LIMIT:-5}" -ge 5 ]; } ||
 		die "BLKTESTS_BOOT_LIMIT=$BLKTESTS_BOOT_LIMIT is not a number of seconds from 5 to 999999"
 }

@@ -30,6 +30,9 @@ for want in "${wants[@]}"; do
 		read -r serial <"$d/device/serial" 2>/dev/null || continue
 		[ "$serial" = "${want%%:*}" ] || continue
 		ln -sf "${d##*/}" "/dev/${want#*:}"
+		# BLKTESTS_SCHEDULER: the RFC's path needs one (NVMe with a queue per CPU has none)
+		[ -z "${SCHED:-}" ] || echo "$SCHED" >"$d/queue/scheduler" ||
+			echo "blktests: cannot set $SCHED on ${d##*/}"
 		devs+=("/dev/${want#*:}")
 	done
 done
@@ -42,7 +45,7 @@ done
 cd "$dir" || exit 1
 {
 	[ ${#devs[@]} -eq ${#wants[@]} ] || echo "blktests: scratch disks found: ${devs[*]:-none} of ${#wants[@]}; the tests on a missing one will not run"
-	echo "blktests: $(uname -r) $kernel, TEST_DEVS=${devs[*]:-none}, TIMEOUT=$timeout, fio $(fio --version): ./check $*"
+	echo "blktests: $(uname -r) $kernel, TEST_DEVS=${devs[*]:-none}, schedulers$(for d in "${devs[@]}"; do printf ' %s' "$(grep -o '\[.*\]' "/sys/block/$(readlink "$d")/queue/scheduler")"; done), TIMEOUT=$timeout, fio $(fio --version): ./check $*"
 } | tee "$out/$kernel.txt"
 ./check -o "$out/$kernel-results" "$@" 2>&1 | tee -a "$out/$kernel.txt"
 rc=${PIPESTATUS[0]}
