@@ -10,18 +10,25 @@ say() { printf 'drivers: %s: %s\n' "$kernel" "$*"; }
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 # a hung task within a run, not after 120 s
 echo 30 >/proc/sys/kernel/hung_task_timeout_secs
-# kblockd's runs of a hw queue: workqueue_execute_start of blk_mq_run_work_fn alone
+# kblockd's runs of a hw queue: workqueue_execute_start of blk_mq_run_work_fn alone; who
+# queued them: a stack per workqueue_queue_work of it
 t=/sys/kernel/tracing
 mountpoint -q $t || mount -t tracefs none $t
 ev=$t/events/workqueue/workqueue_execute_start
-echo "function == 0x$(awk '$3 == "blk_mq_run_work_fn" { print $1 }' /proc/kallsyms)" >$ev/filter
+qtrig="stacktrace if function == 0x$(awk '$3 == "blk_mq_run_work_fn" { print $1 }' /proc/kallsyms)"
+echo "${qtrig#* if }" >$ev/filter
 echo 32768 >$t/buffer_size_kb
 
-kb_on() { : >$t/trace; echo 1 >$ev/enable; }
-# kb_off: "RUNS LOST", kblockd's runs since kb_on and the trace events lost
+kb_on() { : >$t/trace; echo "$qtrig" >$t/events/workqueue/workqueue_queue_work/trigger; echo 1 >$ev/enable; }
+# kb_off ORIGINS: "RUNS LOST", kblockd's runs since kb_on and the trace events lost; who
+# queued them to ORIGINS
 kb_off() {
 	echo 0 >$ev/enable
-	echo "$(grep -c blk_mq_run_work_fn $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)"
+	echo "!$qtrig" >$t/events/workqueue/workqueue_queue_work/trigger
+	awk -f tools/lib/kblockd-origins.awk $t/trace >"$1"
+	# a sample of what it read, for its test (tests/drivers.bats)
+	head -n 120 $t/trace >"${1%.origins}.trace-head"
+	echo "$(grep -c 'workqueue_execute_start: ' $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)"
 }
 
 # raw JOB FIO-ARGS...: one reader on /dev/$d alone for SECONDS/4; .status: fio's exit
@@ -33,7 +40,7 @@ raw() {
 	fio --output-format=json --output="$out/$kernel-$name-$j.json" --filename="/dev/$d" --name="$j" \
 		--time_based --runtime=$((secs / 4)) --bs=4k --size=256m --rw=randread --direct=1 "$@"
 	rc=$?
-	echo "$rc $(kb_off)" >"$out/$kernel-$name-$j.status"
+	echo "$rc $(kb_off "$out/$kernel-$name-$j.origins")" >"$out/$kernel-$name-$j.status"
 	say "$name, $j: fio exit status $rc"
 }
 
@@ -71,7 +78,7 @@ for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg"; do
 		--name=psync --rw=randread --direct=1 --ioengine=psync \
 		--name=libaio --rw=randread --direct=1 --ioengine=libaio --iodepth=2 \
 		--name=writeback --rw=write --bs=64k --ioengine=psync --size=96m
-	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat) $(kb_off)" >"$st"
+	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat) $(kb_off "$out/$kernel-$name.origins")" >"$st"
 	umount "$m"
 	say "$name: fio exit status $(cut -d' ' -f1 "$st")"
 	# unplugged, the RFC's case; then REQ_NOWAIT (io_uring's first try), kblockd's still
