@@ -72,19 +72,19 @@ summary() {
 	echo '| kernel | driver | job | reads | read p99 (us) | kblockd runs per 1000 reads | trace events lost | fio status |'
 	echo '|---|---|---|---|---|---|---|---|'
 	for k in "$@"; do raw "$k"; done
-	[ -n "$(compgen -G "$out/*.origins")" ] || return 0
+	[ -n "$(compgen -G "$out/*.stacks")" ] || return 0
 	echo
-	echo "Who asked kblockd for those runs: a stack per workqueue_queue_work of blk_mq_run_work_fn, its first frame outside the workqueue's and blk-mq's run helpers (tools/lib/kblockd-origins.awk), per 1000 I/Os of the window, the five most. A request for a run while one is pending is counted too, so these add up to more than the runs."
+	echo "Who asked kblockd for those runs: a stack per workqueue_queue_work of blk_mq_run_work_fn (<kernel>-<driver>[-<job>].stacks), named by its first frame outside the workqueue's and blk-mq's run helpers and its first caller beyond the block layer's submit and wait frames (tools/lib/kblockd-origins.awk), per 1000 I/Os of the window, the five most. A request for a run while one is pending is counted too, so these can add up to more than the runs."
 	echo
 	echo '| kernel | driver | window | queued by, per 1000 I/Os |'
 	echo '|---|---|---|---|'
 	for k in "$@"; do
 		while IFS=$'\t' read -r name _; do
 			for w in "" -raw-psync -raw-uring; do
-				[ -f "$out/$k-$name$w.origins" ] || continue
+				[ -f "$out/$k-$name$w.stacks" ] || continue
 				awk -v ios="$(fio_json "$out/$k-$name$w.json" | jq '[.jobs[] | .read.total_ios + .write.total_ios] | add')" \
 					-v row="| $k | $name | ${w:+${w#-}}${w:-ext4 jobs} |" 'NR <= 5 { s = s sep sprintf("%s %.1f", $2, 1000 * $1 / ios); sep = ", " }
-					END { print row, (s == "" ? "none" : s), "|" }' "$out/$k-$name$w.origins"
+					END { print row, (s == "" ? "none" : s), "|" }' <(awk -f "$BSK_TOP/tools/lib/kblockd-origins.awk" "$out/$k-$name$w.stacks")
 			done
 		done <"$out/$k-disks.tsv"
 	done

@@ -20,14 +20,14 @@ echo "${qtrig#* if }" >$ev/filter
 echo 32768 >$t/buffer_size_kb
 
 kb_on() { : >$t/trace; echo "$qtrig" >$t/events/workqueue/workqueue_queue_work/trigger; echo 1 >$ev/enable; }
-# kb_off ORIGINS: "RUNS LOST", kblockd's runs since kb_on and the trace events lost; who
-# queued them to ORIGINS
+# kb_off STACKS: "RUNS LOST", kblockd's runs since kb_on and the trace events lost; the
+# stacks that queued them to STACKS, "COUNT frame < caller < ...", trace's own frames left out
 kb_off() {
 	echo 0 >$ev/enable
 	echo "!$qtrig" >$t/events/workqueue/workqueue_queue_work/trigger
-	awk -f tools/lib/kblockd-origins.awk $t/trace >"$1"
-	# a sample of what it read, for its test (tests/drivers.bats)
-	head -n 120 $t/trace >"${1%.origins}.trace-head"
+	awk '/<stack trace>/ { if (s != "") print s; s = "-"; next }
+		s != "" && /^ => / { f = $2; sub(/\+.*/, "", f); if (f !~ /^trace_/) s = s == "-" ? f : s " < " f; next }
+		{ if (s != "") print s; s = "" } END { if (s != "") print s }' $t/trace | sort | uniq -c | sort -rn >"$1"
 	echo "$(grep -c 'workqueue_execute_start: ' $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)"
 }
 
@@ -40,7 +40,7 @@ raw() {
 	fio --output-format=json --output="$out/$kernel-$name-$j.json" --filename="/dev/$d" --name="$j" \
 		--time_based --runtime=$((secs / 4)) --bs=4k --size=256m --rw=randread --direct=1 "$@"
 	rc=$?
-	echo "$rc $(kb_off "$out/$kernel-$name-$j.origins")" >"$out/$kernel-$name-$j.status"
+	echo "$rc $(kb_off "$out/$kernel-$name-$j.stacks")" >"$out/$kernel-$name-$j.status"
 	say "$name, $j: fio exit status $rc"
 }
 
@@ -78,7 +78,7 @@ for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg"; do
 		--name=psync --rw=randread --direct=1 --ioengine=psync \
 		--name=libaio --rw=randread --direct=1 --ioengine=libaio --iodepth=2 \
 		--name=writeback --rw=write --bs=64k --ioengine=psync --size=96m
-	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat) $(kb_off "$out/$kernel-$name.origins")" >"$st"
+	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat) $(kb_off "$out/$kernel-$name.stacks")" >"$st"
 	umount "$m"
 	say "$name: fio exit status $(cut -d' ' -f1 "$st")"
 	# unplugged, the RFC's case; then REQ_NOWAIT (io_uring's first try), kblockd's still
