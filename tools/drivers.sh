@@ -46,7 +46,7 @@ raw() {
 
 # summary: OUT/summary.md, per kernel and disk, what fio moved and how
 summary() {
-	local k name d sched nq rot flags rc c0 c1 runs lost
+	local k name d sched nq rot flags rc c0 c1 runs lost w win
 	echo "# make drivers: four drivers under QEMU, debug kernels"
 	echo
 	echo "Produced by \`make drivers\` ($(date -u -r "$out/$1-disks.tsv" +%Y-%m-%d)), $(cat "$out/seconds" 2>/dev/null || echo "$secs")s of fio per disk: docs/drivers.md."
@@ -82,8 +82,9 @@ summary() {
 		while IFS=$'\t' read -r name _; do
 			for w in "" -raw-psync -raw-uring; do
 				[ -f "$out/$k-$name$w.stacks" ] || continue
+				win=${w#-}
 				awk -v ios="$(fio_json "$out/$k-$name$w.json" | jq '[.jobs[] | .read.total_ios + .write.total_ios] | add')" \
-					-v row="| $k | $name | ${w:+${w#-}}${w:-ext4 jobs} |" 'NR <= 5 { s = s sep sprintf("%s %.1f", $2, 1000 * $1 / ios); sep = ", " }
+					-v row="| $k | $name | ${win:-ext4 jobs} |" 'NR <= 5 { o = $0; sub(/^[0-9]+ /, "", o); s = s sep sprintf("%s %.1f", o, 1000 * $1 / ios); sep = ", " }
 					END { print row, (s == "" ? "none" : s), "|" }' <(awk -f "$BSK_TOP/tools/lib/kblockd-origins.awk" "$out/$k-$name$w.stacks")
 			done
 		done <"$out/$k-disks.tsv"
