@@ -49,6 +49,9 @@ put() {
 	printf '%s,%s,%s,%s,%s,%s\n' "$1" "$kernel" "$2" "$3" "$4" "$5" >>"$outf"
 	say "$2 repeat $5: $4 $3"
 }
+# cal: IPIs (CAL) on all CPUs so far (S5, S7)
+# shellcheck disable=SC2016 # awk's fields
+cal() { $bb awk '$1 == "CAL:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
 tr=/sys/kernel/tracing
 [ -e $tr/trace_marker ] || $bb mount -t tracefs none $tr 2>/dev/null || true
 
@@ -221,9 +224,7 @@ S5)
 	tag=S5 dev=nullb0
 	[ -b /dev/$dev ] || fail "no /dev/$dev"
 	[ "$($bb nproc)" -ge 2 ] || fail "S5 needs two vCPUs"
-	# cal: IPIs on all CPUs so far; block: BLOCK softirqs on CPU 0 and on all CPUs so far
-	# shellcheck disable=SC2016 # awk's fields
-	cal() { $bb awk '$1 == "CAL:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
+	# block: BLOCK softirqs on CPU 0 and on all CPUs so far
 	# shellcheck disable=SC2016
 	block() { $bb awk '$1 == "BLOCK:" { for (i = 2; i <= NF; i++) s += $i; print $2, s }' /proc/softirqs; }
 	one() { $bb taskset 1 $bb dd if=/dev/$dev of=/dev/null bs=4096 count="$1" iflag=direct 2>/dev/null; }
@@ -296,8 +297,6 @@ S7)
 		# shellcheck disable=SC2016 # awk's fields
 		echo "function == 0x$($bb awk '$3 == "blk_mq_run_work_fn" { print $1 }' /proc/kallsyms)" >$ev/filter
 	fi
-	# shellcheck disable=SC2016 # awk's fields
-	cal() { $bb awk '$1 == "CAL:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
 	# one SCHEDULER NUMJOBS [SUFFIX]: a figure of NUMJOBS readers of $dev
 	one() {
 		fresh $dev "$1"
