@@ -55,12 +55,12 @@ setup() {
 @test "drivers: who queued kblockd's runs, named from the committed run's stacks" {
 	# the stacks through __iomap_dio_read_simple (13591 from aio, 13134 from
 	# pread through submit_bio_wait, ...): ext4's O_DIRECT reads, unplugged
-	run awk -f "$TOP/tools/lib/kblockd-origins.awk" "$TOP/results/drivers/base-sd-card.stacks"
+	run awk -f "$TOP/tools/lib/kblockd-origins.awk" "$TOP/results/drivers/v5/base-sd-card.stacks"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "26725 blk_mq_submit_bio < __iomap_dio_read_simple" ]
 	# past the run helpers and the block layer's frames: mmc's post-request
 	# frees, from its completion work and from its ->queue_rq() alike
 	[[ "$output" == *$'\n'"2811 __blk_mq_free_request < mmc_blk_mq_post_req"$'\n'* ]]
-	run awk -f "$TOP/tools/lib/kblockd-origins.awk" "$TOP/results/drivers/base-sd-card-raw-psync.stacks"
+	run awk -f "$TOP/tools/lib/kblockd-origins.awk" "$TOP/results/drivers/v5/base-sd-card-raw-psync.stacks"
 	[ "$output" = "22532 blk_mq_submit_bio < __blkdev_direct_IO_simple" ]
 }
