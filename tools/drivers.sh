@@ -10,9 +10,10 @@ set -euo pipefail
 
 # check K: K's results: no splat, and on each disk fio's status 0 with no job in error
 check() {
-	local k=$1 splats name rc verr has_raw=
-	# the raw-device readers, in runs since they came (rfc v5)
-	! compgen -G "$out/$k-*-raw-*.status" >/dev/null || has_raw=1
+	local k=$1 splats name rc verr j be raws=()
+	# the raw-device readers, in runs since they came (rfc v5; raw-prio since v8)
+	! compgen -G "$out/$k-*-raw-psync.status" >/dev/null || raws=(raw-psync raw-uring)
+	! compgen -G "$out/$k-*-raw-prio.status" >/dev/null || raws+=(raw-prio)
 	# the guest's last act: its dmesg
 	[ -s "$out/$k-dmesg.txt" ] || { result "$k: the run finished (see $out/$k-console.log)" 1; return; }
 	splats=$(splat_lines "$out/$k-dmesg.txt" | wc -l)
@@ -22,11 +23,14 @@ check() {
 		verr=$(fio_json "$out/$k-$name.json" | jq '[.jobs[] | select(.error != 0)] | length' 2>/dev/null || echo "no fio JSON")
 		result "$k, $name: fio exit status $rc, jobs with an error (verify included): $verr" \
 			"$([ "$rc" = 0 ] && [ "$verr" = 0 ]; echo $?)"
-		[ -n "$has_raw" ] || continue
-		for j in raw-psync raw-uring; do
+		for j in "${raws[@]}"; do
 			read -r rc _ <"$out/$k-$name-$j.status" 2>/dev/null || rc="no status"
 			result "$k, $name, $j: fio exit status $rc" "$([ "$rc" = 0 ]; echo $?)"
 		done
+		[[ " ${raws[*]} " = *" raw-prio "* ]] || continue
+		be=$(fio_json "$out/$k-$name-raw-prio.json" | jq '.jobs[] | select(.jobname == "be") | .read.total_ios' 2>/dev/null)
+		result "$k, $name, raw-prio: the BE reader beside the RT one was served: ${be:-no fio JSON} reads" \
+			"$([ "${be:-0}" -gt 0 ]; echo $?)"
 	done <"$out/$k-disks.tsv"
 }
 
@@ -34,12 +38,14 @@ check() {
 raw() {
 	local k=$1 name d j rc runs lost
 	while IFS=$'\t' read -r name d _; do
-		for j in raw-psync raw-uring; do
-			read -r rc runs lost <"$out/$k-$name-$j.status" 2>/dev/null || continue
+		for j in raw-psync raw-uring raw-prio; do
+			read -r rc runs lost 2>/dev/null <"$out/$k-$name-$j.status" || continue
+			# a row per reader; kblockd's runs are the run's, per 1000 reads of all its readers
 			fio_json "$out/$k-$name-$j.json" | jq -r --arg k "$k" --arg n "$name" --arg j "$j" --arg rc "$rc" \
 				--argjson runs "$runs" --arg lost "$lost" '
-				.jobs[0].read as $r |
-				"| \($k) | \($n) | \($j) | \($r.total_ios) | \($r.clat_ns.percentile["99.000000"] / 1000 | floor) | \($runs * 1000 / ([$r.total_ios, 1] | max) | round) | \($lost) | \($rc) |"'
+				([.jobs[].read.total_ios] | add) as $all | (.jobs | length) as $nj | .jobs[] |
+				.jobname as $jn | .read as $r |
+				"| \($k) | \($n) | \(if $nj > 1 then "\($j) \($jn)" else $j end) | \($r.total_ios) | \($r.clat_ns.percentile["99.000000"] / 1000 | floor) | \($runs * 1000 / ([$all, 1] | max) | round) | \($lost) | \($rc) |"'
 		done
 	done <"$out/$k-disks.tsv"
 }
@@ -67,7 +73,10 @@ summary() {
 	done
 	[ -n "$(compgen -G "$out/*-raw-psync.status")" ] || return 0
 	echo
-	echo "On the raw device, one reader at a time for $(($(cat "$out/seconds" 2>/dev/null || echo "$secs") / 4))s: psync (unplugged, the RFC's case), then io_uring at QD1 (REQ_NOWAIT first): kblockd's runs of a hw queue (workqueue_execute_start of blk_mq_run_work_fn) per 1000 reads."
+	local prio=
+	[ -z "$(compgen -G "$out/*-raw-prio.status")" ] ||
+		prio=", then raw-prio, a psync reader of I/O class RT beside one of class BE (mq-deadline holds BE back while RT is in flight)"
+	echo "On the raw device, one reader at a time for $(($(cat "$out/seconds" 2>/dev/null || echo "$secs") / 4))s: psync (unplugged, the RFC's case), then io_uring at QD1 (REQ_NOWAIT first)$prio: kblockd's runs of a hw queue (workqueue_execute_start of blk_mq_run_work_fn) per 1000 reads${prio:+ of the run}."
 	echo
 	echo '| kernel | driver | job | reads | read p99 (us) | kblockd runs per 1000 reads | trace events lost | fio status |'
 	echo '|---|---|---|---|---|---|---|---|'
@@ -80,7 +89,7 @@ summary() {
 	echo '|---|---|---|---|'
 	for k in "$@"; do
 		while IFS=$'\t' read -r name _; do
-			for w in "" -raw-psync -raw-uring; do
+			for w in "" -raw-psync -raw-uring -raw-prio; do
 				[ -f "$out/$k-$name$w.stacks" ] || continue
 				win=${w#-}
 				awk -v ios="$(fio_json "$out/$k-$name$w.json" | jq '[.jobs[] | .read.total_ios + .write.total_ios] | add')" \

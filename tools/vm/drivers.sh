@@ -31,13 +31,13 @@ kb_off() {
 	echo "$(grep -c 'workqueue_execute_start: ' $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)"
 }
 
-# raw JOB FIO-ARGS...: one reader on /dev/$d alone for SECONDS/4; .status: fio's exit
+# raw RUN FIO-JOBS...: readers on /dev/$d alone for SECONDS/4; .status: fio's exit
 # status, kblockd runs, trace events lost
 raw() {
 	j=$1
 	shift
 	kb_on
-	fio --output-format=json --output="$out/$kernel-$name-$j.json" --filename="/dev/$d" --name="$j" \
+	fio --output-format=json --output="$out/$kernel-$name-$j.json" --filename="/dev/$d" \
 		--time_based --runtime=$((secs / 4)) --bs=4k --size=256m --rw=randread --direct=1 "$@"
 	rc=$?
 	echo "$rc $(kb_off "$out/$kernel-$name-$j.stacks")" >"$out/$kernel-$name-$j.status"
@@ -81,9 +81,11 @@ for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg"; do
 	echo "$? $c0 $(awk '$1 == "ctxt" { print $2 }' /proc/stat) $(kb_off "$out/$kernel-$name.stacks")" >"$st"
 	umount "$m"
 	say "$name: fio exit status $(cut -d' ' -f1 "$st")"
-	# unplugged, the RFC's case; then REQ_NOWAIT (io_uring's first try), kblockd's still
-	raw raw-psync --ioengine=psync
-	raw raw-uring --ioengine=io_uring --iodepth=1
+	# unplugged, the RFC's case; then REQ_NOWAIT (io_uring's first try), kblockd's still;
+	# then an RT and a BE reader at once: mq-deadline holds BE back while RT is in flight
+	raw raw-psync --name=raw-psync --ioengine=psync
+	raw raw-uring --name=raw-uring --ioengine=io_uring --iodepth=1
+	raw raw-prio --name=rt --ioengine=psync --prioclass=1 --name=be --ioengine=psync --prioclass=2
 done
 say "done"
 dmesg >"$out/$kernel-dmesg.txt" # the host reads it as "this boot ran to its end"
