@@ -32,6 +32,10 @@ check() {
 		result "$k, $name, raw-prio: the BE reader beside the RT one was served: ${be:-no fio JSON} reads" \
 			"$([ "${be:-0}" -gt 0 ]; echo $?)"
 	done <"$out/$k-disks.tsv"
+	# dm-multipath over scsi_debug, since v8: it ran, and the stack tracer saw its jobs
+	[[ " ${raws[*]} " = *" raw-prio "* ]] || return 0
+	result "$k: dm-mpath ran, the deepest stack in its jobs: $(head -1 "$out/$k-dm-mpath.stack" 2>/dev/null || echo "no") bytes" \
+		"$(grep -q '^dm-mpath' "$out/$k-disks.tsv" && [ -s "$out/$k-dm-mpath.stack" ]; echo $?)"
 }
 
 # raw K: per disk of K, the raw-device readers: I/Os, p99, kblockd runs per 1000 I/O
@@ -81,6 +85,18 @@ summary() {
 	echo '| kernel | driver | job | reads | read p99 (us) | kblockd runs per 1000 reads | trace events lost | fio status |'
 	echo '|---|---|---|---|---|---|---|---|'
 	for k in "$@"; do raw "$k"; done
+	if [ -n "$(compgen -G "$out/*-dm-mpath.stack")" ]; then
+		echo
+		echo "The deepest stack the stack tracer (stack_max_size, stack_trace) saw while the dm-mpath jobs ran, with the frames through dm (<kernel>-dm-mpath.stack):"
+		echo
+		echo '| kernel | bytes | frames | dm frames, deepest first |'
+		echo '|---|---|---|---|'
+		for k in "$@"; do
+			[ -f "$out/$k-dm-mpath.stack" ] || continue
+			awk -v k="$k" 'NR == 1 { b = $1; next } $1 ~ /^[0-9]+\)$/ { n++; fn = $NF; sub(/\+.*/, "", fn); if (fn ~ /^dm_|^map_request|^blk_insert_cloned/) f = f (f == "" ? "" : " < ") fn }
+				END { print "| " k " | " b " | " n " | " (f == "" ? "none" : f) " |" }' "$out/$k-dm-mpath.stack"
+		done
+	fi
 	[ -n "$(compgen -G "$out/*.stacks")" ] || return 0
 	echo
 	echo "Who asked kblockd for those runs: a stack per workqueue_queue_work of blk_mq_run_work_fn (<kernel>-<driver>[-<job>].stacks), named by its first frame outside the workqueue's and blk-mq's run helpers and its first caller beyond the block layer's submit and wait frames (tools/lib/kblockd-origins.awk), per 1000 I/Os of the window, the five most. A request for a run while one is pending is counted too, so these can add up to more than the runs."

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # drivers.sh KERNEL OUTDIR SECONDS - guest side of 'make drivers': on each of the four disks,
-# ext4 and fio (verify, psync and libaio readers, buffered writeback) for SECONDS, then one
-# raw-device reader at a time, kblockd's runs counted; OUTDIR/KERNEL-<disk>[-<raw job>].json,
-# .status, KERNEL-dmesg.txt.
+# then on dm-multipath over scsi_debug's, ext4 and fio (verify, psync and libaio readers,
+# buffered writeback) for SECONDS, then raw-device readers, kblockd's runs counted;
+# OUTDIR/KERNEL-<disk>[-<raw job>].json, .status, KERNEL-dm-mpath.stack, KERNEL-dmesg.txt.
 set -u
 kernel=$1 out=$2 secs=$3
 say() { printf 'drivers: %s: %s\n' "$kernel" "$*"; }
@@ -55,9 +55,21 @@ for b in /sys/block/*; do
 	*/pseudo_0/*) sdbg=${b##*/} ;;
 	esac
 done
+# mpath DISK: dm-N, request-based dm-multipath with DISK its one path
+mpath() {
+	[ -n "$1" ] && dmsetup create --noudevsync bsk-mpath \
+		--table "0 $(blockdev --getsz "/dev/$1") multipath 0 0 1 1 round-robin 0 1 1 /dev/$1 1" &&
+		dmsetup info -c --noheadings -o blkdevname bsk-mpath
+}
+
 rm -f "$out/$kernel-disks.tsv"
-for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg"; do
+for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg" dm-mpath:; do
 	name=${nd%%:*} d=${nd#*:}
+	# the stack through ext4, dm and SCSI: the deepest the stack tracer sees in its jobs
+	if [ "$name" = dm-mpath ] && d=$(mpath "$sdbg"); then
+		echo 0 >$t/stack_max_size
+		echo 1 >/proc/sys/kernel/stack_tracer_enabled
+	fi
 	[ -n "$d" ] || { say "$name: no disk"; continue; }
 	q=/sys/block/$d/queue
 	sched=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")
@@ -86,6 +98,9 @@ for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg"; do
 	raw raw-psync --name=raw-psync --ioengine=psync
 	raw raw-uring --name=raw-uring --ioengine=io_uring --iodepth=1
 	raw raw-prio --name=rt --ioengine=psync --prioclass=1 --name=be --ioengine=psync --prioclass=2
+	[ "$name" = dm-mpath ] || continue
+	echo 0 >/proc/sys/kernel/stack_tracer_enabled
+	{ cat $t/stack_max_size; cat $t/stack_trace; } >"$out/$kernel-$name.stack"
 done
 say "done"
 dmesg >"$out/$kernel-dmesg.txt" # the host reads it as "this boot ran to its end"
