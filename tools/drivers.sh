@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # drivers.sh [base|series|rfc...|summary] - 'make drivers': ext4 and fio (verify, sync and libaio
-# readers beside buffered writeback), then raw-device readers, on four drivers under QEMU, on
-# debug kernels (guest side: tools/vm/drivers.sh); summary: results and summary.md again.
+# readers beside buffered writeback), then raw-device readers, on four drivers and dm-multipath
+# under QEMU, on debug kernels (guest side: tools/vm/drivers.sh); summary: results and summary.md again.
 # Settings: docs/reference.md; what it writes: docs/drivers.md.
 set -euo pipefail
 # shellcheck source=lib/vm.sh
@@ -57,7 +57,9 @@ raw() {
 # summary: OUT/summary.md, per kernel and disk, what fio moved and how
 summary() {
 	local k name d sched nq rot flags rc c0 c1 runs lost w win
-	echo "# make drivers: four drivers under QEMU, debug kernels"
+	local kind="debug kernels"
+	[ "$(cat "$out/debug" 2>/dev/null)" != 0 ] || kind="kernels without the debug options (DRIVERS_DEBUG=0)"
+	echo "# make drivers: four drivers under QEMU, $kind"
 	echo
 	echo "Produced by \`make drivers\` ($(date -u -r "$out/$1-disks.tsv" +%Y-%m-%d)), $(cat "$out/seconds" 2>/dev/null || echo "$secs")s of fio per disk: docs/drivers.md."
 	echo
@@ -133,6 +135,13 @@ fi
 for k in "${kernels[@]}"; do
 	case $k in base | series | rfc) ;; *) die "usage: drivers.sh [base|series|rfc...|summary] (not '$k')" ;; esac
 done
+# DRIVERS_DEBUG=0: the same without configs/debug.config, for figures a debug kernel blurs
+frags=("$BSK_TOP/configs/drivers.config")
+case ${DRIVERS_DEBUG:-1} in
+0) ;;
+1) frags=("$BSK_TOP/configs/debug.config" "${frags[@]}") ;;
+*) die "DRIVERS_DEBUG is 0 or 1 (not '$DRIVERS_DEBUG')" ;;
+esac
 out=$(out_dir DRIVERS_OUT drivers)
 vm_setup
 command -v mkfs.ext4 >/dev/null || die "make drivers needs mkfs.ext4 (apt-get install e2fsprogs)"
@@ -141,6 +150,7 @@ command -v mkfs.ext4 >/dev/null || die "make drivers needs mkfs.ext4 (apt-get in
 # virtio-blk with one queue; scsi_debug's host-wide tags come from the command line
 for d in sd sata vd; do truncate -s 512M "$out/$d.img"; done
 echo "$secs" >"$out/seconds"
+echo "${DRIVERS_DEBUG:-1}" >"$out/debug"
 qopts="-device sdhci-pci -drive if=none,id=sdcard,file=$out/sd.img,format=raw -device sd-card,drive=sdcard"
 qopts+=" -device ich9-ahci,id=ahci -drive if=none,id=satadisk,file=$out/sata.img,format=raw"
 qopts+=" -device ide-hd,drive=satadisk,bus=ahci.0,rotation_rate=7200"
@@ -148,7 +158,7 @@ qopts+=" -drive if=none,id=vdisk,file=$out/vd.img,format=raw,cache=none -device 
 sdebug="scsi_debug.dev_size_mb=512 scsi_debug.submit_queues=2 scsi_debug.host_max_queue=64 scsi_debug.ndelay=200000"
 
 for k in "${kernels[@]}"; do
-	kimg=$(vm_kernel "debug guest kernel with the drivers: $k" "$k" "$BSK_TOP/configs/debug.config" "$BSK_TOP/configs/drivers.config")
+	kimg=$(vm_kernel "guest kernel with the drivers: $k" "$k" "${frags[@]}")
 	stage "fio on four drivers, $k kernel (${secs}s each)"
 	rm -f "$out/$k".* "$out/$k"-*
 	vm_run "$out/$k-console.log" '^drivers: ' timeout $((6 * secs + 1200)) "$vng" --disable-kvm --cpus 2 --memory 2G \
