@@ -57,18 +57,17 @@ for b in /sys/block/*; do
 done
 # mpath DISK: dm-N, request-based dm-multipath with DISK its one path
 mpath() {
-	[ -n "$1" ] && dmsetup create --noudevsync bsk-mpath \
+	[ -n "$1" ] && timeout 60 dmsetup create --noudevsync bsk-mpath \
 		--table "0 $(blockdev --getsz "/dev/$1") multipath 0 0 1 1 round-robin 0 1 1 /dev/$1 1" &&
-		dmsetup info -c --noheadings -o blkdevname bsk-mpath
+		timeout 60 dmsetup info -c --noheadings -o blkdevname bsk-mpath
 }
 
 rm -f "$out/$kernel-disks.tsv"
 for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg" dm-mpath:; do
 	name=${nd%%:*} d=${nd#*:}
-	# the stack through ext4, dm and SCSI: the deepest the stack tracer sees in its jobs
-	if [ "$name" = dm-mpath ] && d=$(mpath "$sdbg"); then
-		echo 0 >$t/stack_max_size
-		echo 1 >/proc/sys/kernel/stack_tracer_enabled
+	if [ "$name" = dm-mpath ]; then
+		say "$name: over ${sdbg:-no disk}"
+		d=$(mpath "$sdbg") || d=
 	fi
 	[ -n "$d" ] || { say "$name: no disk"; continue; }
 	q=/sys/block/$d/queue
@@ -82,6 +81,12 @@ for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg" dm-mpat
 	m=/tmp/drivers-$d
 	mkdir -p "$m"
 	mount "/dev/$d" "$m" || { say "$name: mount failed"; echo "mount 0 0" >"$st"; continue; }
+	# the stack through ext4, dm and SCSI in its jobs: the deepest at which SCSI is entered
+	if [ "$name" = dm-mpath ]; then
+		printf '%s\n' 'scsi_*' 'sdebug_*' >$t/stack_trace_filter
+		echo 0 >$t/stack_max_size
+		echo 1 >/proc/sys/kernel/stack_tracer_enabled
+	fi
 	c0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
 	kb_on
 	fio --output-format=json --output="$out/$kernel-$name.json" --directory="$m" \
