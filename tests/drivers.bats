@@ -17,7 +17,7 @@ setup() {
 @test "drivers: the committed run reads back to its results and summary.md" {
 	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "26 passed, 0 failed, 0 skipped" ]
+	[ "${lines[-1]}" = "54 passed, 0 failed, 0 skipped" ]
 	[[ "$output" == *"PASS  rfc, ahci, raw-psync: fio exit status 0"* ]]
 	[[ "$output" == *"PASS  rfc, sd-card: fio exit status 0, jobs with an error (verify included): 0"* ]]
 	# the date is the run's files' (their checkout's, in a clone)
@@ -42,7 +42,18 @@ setup() {
 	[[ "$output" == *"FAIL  base: the run finished"* ]]
 }
 
-@test "drivers: an unknown kernel or a bad DRIVERS_SECONDS, one error line before anything runs" {
+@test "drivers: a BE reader starved beside the RT one, or a dm-mpath run without its stack, fails" {
+	j=$R/rfc-ahci-raw-prio.json
+	sed -n '/^{/,$p' "$j" | jq '(.jobs[] | select(.jobname == "be") | .read.total_ios) = 0' >"$R/j" && mv "$R/j" "$j"
+	rm "$R/base-dm-mpath.stack"
+	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"FAIL  rfc, ahci, raw-prio: the BE reader beside the RT one was served: 0 reads"* ]]
+	[[ "$output" == *"FAIL  base: dm-mpath ran, the deepest stack in its jobs: no bytes"* ]]
+	[[ "$output" == *"PASS  rfc: dm-mpath ran, the deepest stack in its jobs: "* ]]
+}
+
+@test "drivers: an unknown kernel, a bad DRIVERS_SECONDS or DRIVERS_DEBUG, one error line before anything runs" {
 	run "$TOP/tools/drivers.sh" tip
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
@@ -50,6 +61,9 @@ setup() {
 	DRIVERS_SECONDS=0 run "$TOP/tools/drivers.sh"
 	[ "$status" -ne 0 ]
 	[ "${#lines[@]}" -eq 1 ]
+	DRIVERS_DEBUG=yes run "$TOP/tools/drivers.sh"
+	[ "$status" -ne 0 ]
+	[ "$output" = "drivers.sh: error: DRIVERS_DEBUG is 0 or 1 (not 'yes')" ]
 }
 
 @test "drivers: who queued kblockd's runs, named from the committed run's stacks" {
