@@ -10,10 +10,12 @@ set -euo pipefail
 
 # check K: K's results: no splat, and on each disk fio's status 0 with no job in error
 check() {
-	local k=$1 splats name rc verr j be raws=()
-	# the raw-device readers, in runs since they came (rfc v5; raw-prio since v8)
+	local k=$1 splats name rc verr j be qd1=() raws=()
+	# the raw-device readers, in runs since they came (rfc v5; raw-prio since v8; raw-qd1 on
+	# scsi_debug since v9)
 	! compgen -G "$out/$k-*-raw-psync.status" >/dev/null || raws=(raw-psync raw-uring)
 	! compgen -G "$out/$k-*-raw-prio.status" >/dev/null || raws+=(raw-prio)
+	! compgen -G "$out/*-raw-qd1.status" >/dev/null || qd1=(raw-qd1)
 	# the guest's last act: its dmesg
 	[ -s "$out/$k-dmesg.txt" ] || { result "$k: the run finished (see $out/$k-console.log)" 1; return; }
 	splats=$(splat_lines "$out/$k-dmesg.txt" | wc -l)
@@ -23,7 +25,8 @@ check() {
 		verr=$(fio_json "$out/$k-$name.json" | jq '[.jobs[] | select(.error != 0)] | length' 2>/dev/null || echo "no fio JSON")
 		result "$k, $name: fio exit status $rc, jobs with an error (verify included): $verr" \
 			"$([ "$rc" = 0 ] && [ "$verr" = 0 ]; echo $?)"
-		for j in "${raws[@]}"; do
+		[ "$name" = scsi_debug ] || qd1=()
+		for j in "${raws[@]}" "${qd1[@]}"; do
 			read -r rc _ <"$out/$k-$name-$j.status" 2>/dev/null || rc="no status"
 			result "$k, $name, $j: fio exit status $rc" "$([ "$rc" = 0 ]; echo $?)"
 		done
@@ -42,7 +45,7 @@ check() {
 raw() {
 	local k=$1 name d j rc runs lost
 	while IFS=$'\t' read -r name d _; do
-		for j in raw-psync raw-uring raw-prio; do
+		for j in raw-psync raw-uring raw-prio raw-qd1; do
 			read -r rc runs lost 2>/dev/null <"$out/$k-$name-$j.status" || continue
 			# a row per reader; kblockd's runs are the run's, per 1000 reads of all its readers
 			fio_json "$out/$k-$name-$j.json" | jq -r --arg k "$k" --arg n "$name" --arg j "$j" --arg rc "$rc" \
@@ -82,6 +85,8 @@ summary() {
 	local prio=
 	[ -z "$(compgen -G "$out/*-raw-prio.status")" ] ||
 		prio=", then raw-prio, a psync reader of I/O class RT beside one of class BE (mq-deadline holds BE back while RT is in flight)"
+	[ -z "$(compgen -G "$out/*-raw-qd1.status")" ] ||
+		prio+=", and on scsi_debug raw-qd1, four psync readers at a SCSI queue depth of one (the dispatch budget runs out within a pass)"
 	echo "On the raw device, one reader at a time for $(($(cat "$out/seconds" 2>/dev/null || echo "$secs") / 4))s: psync (unplugged, the RFC's case), then io_uring at QD1 (REQ_NOWAIT first)$prio: kblockd's runs of a hw queue (workqueue_execute_start of blk_mq_run_work_fn) per 1000 reads${prio:+ of the run}."
 	echo
 	echo '| kernel | driver | job | reads | read p99 (us) | kblockd runs per 1000 reads | trace events lost | fio status |'
@@ -107,7 +112,7 @@ summary() {
 	echo '|---|---|---|---|'
 	for k in "$@"; do
 		while IFS=$'\t' read -r name _; do
-			for w in "" -raw-psync -raw-uring -raw-prio; do
+			for w in "" -raw-psync -raw-uring -raw-prio -raw-qd1; do
 				[ -f "$out/$k-$name$w.stacks" ] || continue
 				win=${w#-}
 				awk -v ios="$(fio_json "$out/$k-$name$w.json" | jq '[.jobs[] | .read.total_ios + .write.total_ios] | add')" \
@@ -116,6 +121,48 @@ summary() {
 			done
 		done <"$out/$k-disks.tsv"
 	done
+	[ -n "$(compgen -G "$out/*.lines")" ] || return 0
+	echo
+	echo "The branch that asked for each run: the call site of each stack's first frame past the workqueue's and the run helpers (<kernel>-<driver>[-<job>].sites), as addr2line -i gives it on the kernel's vmlinux, innermost first (.lines), per 1000 I/Os of the window, the five most."
+	echo
+	echo '| kernel | driver | window | call site, per 1000 I/Os |'
+	echo '|---|---|---|---|'
+	for k in "$@"; do
+		while IFS=$'\t' read -r name _; do
+			for w in "" -raw-psync -raw-uring -raw-prio -raw-qd1; do
+				[ -f "$out/$k-$name$w.lines" ] || continue
+				win=${w#-}
+				awk -v ios="$(fio_json "$out/$k-$name$w.json" | jq '[.jobs[] | .read.total_ios + .write.total_ios] | add')" \
+					-v row="| $k | $name | ${win:-ext4 jobs} |" 'NR <= 5 { o = $0; sub(/^[0-9]+ /, "", o); s = s sep sprintf("%s %.1f", o, 1000 * $1 / ios); sep = ", " }
+					END { print row, (s == "" ? "none" : s), "|" }' "$out/$k-$name$w.lines"
+			done
+		done <"$out/$k-disks.tsv"
+	done
+}
+
+# lines K VMLINUX: each of K's .sites as .lines, "COUNT function file:line < caller file:line ...",
+# the inline chain addr2line gives for the call (the return address less one), one addr2line in all
+lines() {
+	local map site sym off a t f
+	local -A addr=()
+	compgen -G "$out/$1-*.sites" >/dev/null || return 0
+	map=$(mktemp)
+	while read -r a t sym; do [[ $t != [tT] ]] || addr[$sym]=$a; done < <(nm "$2")
+	while read -r site; do
+		sym=${site%%+*} off=${site#*+} off=${off%%/*}
+		[ -n "${addr[$sym]:-}" ] && printf '%s 0x%x\n' "$site" $((0x${addr[$sym]} + off - 1))
+	done < <(cat "$out/$1"-*.sites | awk '{ print $2 }' | sort -u) >"$map.in"
+	# shellcheck disable=SC2016 # awk's fields
+	cut -d' ' -f2 "$map.in" | addr2line -e "$2" -a -f -i -p |
+		sed -e 's/ (inlined by) / /' -e 's/ at [^ ]*\/\([^/]*:[0-9]*\).*/ \1/' |
+		awk 'NR == FNR { site[$2] = $1; next } /^0x/ { k = site[$1]; sub(/^0x[0-9a-f]+: /, ""); c[k] = $0; next }
+			{ c[k] = c[k] " < " $0 } END { for (k in c) print k "\t" c[k] }' "$map.in" - >"$map"
+	for f in "$out/$1"-*.sites; do
+		# shellcheck disable=SC2016 # awk's fields
+		awk -F'\t' 'NR == FNR { c[$1] = $2; next } { n = $1 + 0; site = $NF
+			l[site in c ? c[site] : site] += n } END { for (s in l) print l[s], s }' "$map" "$f" | sort -k1,1nr >"${f%.sites}.lines"
+	done
+	rm -f "$map" "$map.in"
 }
 
 kernels=("$@")
@@ -165,6 +212,10 @@ for k in "${kernels[@]}"; do
 		--rwdir "$out" -r "$kimg" --qemu-opts="$qopts" --append "kunit.enable=0 null_blk.nr_devices=0 $sdebug" \
 		--exec "sh tools/vm/drivers.sh $k $out $secs; reboot -f"
 	stage_end
+	# the vmlinux beside the image (or beside root-<kernel>/ with modules)
+	vml=$(dirname "$kimg")/vmlinux-$k
+	[ -e "$vml" ] || vml=$(dirname "$(dirname "$kimg")")/vmlinux-$k
+	lines "$k" "$vml"
 	check "$k"
 done
 summary "${kernels[@]}" >"$out/summary.md"

@@ -3,7 +3,8 @@
 # drivers.sh KERNEL OUTDIR SECONDS - guest side of 'make drivers': on each of the four disks,
 # then on dm-multipath over scsi_debug's, ext4 and fio (verify, psync and libaio readers,
 # buffered writeback) for SECONDS, then raw-device readers, kblockd's runs counted;
-# OUTDIR/KERNEL-<disk>[-<raw job>].json, .status, KERNEL-dm-mpath.stack, KERNEL-dmesg.txt.
+# OUTDIR/KERNEL-<disk>[-<raw job>].json, .status, .stacks, .sites, KERNEL-dm-mpath.stack,
+# KERNEL-dmesg.txt.
 set -u
 kernel=$1 out=$2 secs=$3
 say() { printf 'drivers: %s: %s\n' "$kernel" "$*"; }
@@ -18,16 +19,24 @@ ev=$t/events/workqueue/workqueue_execute_start
 qtrig="stacktrace if function == 0x$(awk '$3 == "blk_mq_run_work_fn" { print $1 }' /proc/kallsyms)"
 echo "${qtrig#* if }" >$ev/filter
 echo 32768 >$t/buffer_size_kb
+# offsets in the stacks: a call site names the branch that asked for the run
+echo 1 >$t/options/sym-offset
 
 kb_on() { : >$t/trace; echo "$qtrig" >$t/events/workqueue/workqueue_queue_work/trigger; echo 1 >$ev/enable; }
 # kb_off STACKS: "RUNS LOST", kblockd's runs since kb_on and the trace events lost; the
-# stacks that queued them to STACKS, "COUNT frame < caller < ...", trace's own frames left out
+# stacks that queued them to STACKS, "COUNT frame < caller < ...", trace's own frames left
+# out; to STACKS' .sites, "COUNT function+offset/size", each stack's first frame past the
+# workqueue's and the run helpers, which the host turns into a source line
 kb_off() {
 	echo 0 >$ev/enable
 	echo "!$qtrig" >$t/events/workqueue/workqueue_queue_work/trigger
 	awk '/<stack trace>/ { if (s != "") print s; s = "-"; next }
 		s != "" && /^ => / { f = $2; sub(/\+.*/, "", f); if (f !~ /^trace_/) s = s == "-" ? f : s " < " f; next }
 		{ if (s != "") print s; s = "" } END { if (s != "") print s }' $t/trace | sort | uniq -c | sort -rn >"$1"
+	awk '/<stack trace>/ { want = 1; next } want && /^ => / {
+			f = $2; sub(/\+.*/, "", f)
+			if (f !~ /^(trace_|__queue_work|queue_work_on|__queue_delayed_work|queue_delayed_work_on|mod_delayed_work_on|kblockd_mod_delayed_work_on|kblockd_schedule_work|blk_mq_delay_run_hw_queues?|blk_mq_run_hw_queues?)$/) { print $2; want = 0 }
+			next } { want = 0 }' $t/trace | sort | uniq -c | sort -rn >"${1%.stacks}.sites"
 	echo "$(grep -c 'workqueue_execute_start: ' $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)"
 }
 
@@ -103,6 +112,14 @@ for nd in "sd-card:$sd" "ahci:$sata" "virtio-blk:$vd" "scsi_debug:$sdbg" dm-mpat
 	raw raw-psync --name=raw-psync --ioengine=psync
 	raw raw-uring --name=raw-uring --ioengine=io_uring --iodepth=1
 	raw raw-prio --name=rt --ioengine=psync --prioclass=1 --name=be --ioengine=psync --prioclass=2
+	# four readers at a SCSI queue depth of one: the dispatch budget runs out in a pass,
+	# and the driver's completion restarts the queue
+	if [ "$name" = scsi_debug ]; then
+		qd=$(cat "/sys/block/$d/device/queue_depth")
+		echo 1 >"/sys/block/$d/device/queue_depth" &&
+			raw raw-qd1 --name=raw-qd1 --ioengine=psync --numjobs=4 --group_reporting
+		echo "$qd" >"/sys/block/$d/device/queue_depth"
+	fi
 	[ "$name" = dm-mpath ] || continue
 	echo 0 >/proc/sys/kernel/stack_tracer_enabled
 	{ cat $t/stack_max_size; cat $t/stack_trace; } >"$out/$kernel-$name.stack"
