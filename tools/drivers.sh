@@ -155,12 +155,11 @@ lines() {
 	# shellcheck disable=SC2016 # awk's fields
 	cut -d' ' -f2 "$map.in" | addr2line -e "$2" -a -f -i -p |
 		sed -e 's/ (inlined by) / /' -e 's/ at [^ ]*\/\([^/]*:[0-9]*\).*/ \1/' |
-		awk 'NR == FNR { site[$2] = $1; next } /^0x/ { k = site[$1]; sub(/^0x[0-9a-f]+: /, ""); c[k] = $0; next }
+		awk 'NR == FNR { site[$2] = $1; next } /^0x/ { a = $1; sub(/:$/, "", a); k = site[a]; sub(/^0x[0-9a-f]+: /, ""); c[k] = $0; next }
 			{ c[k] = c[k] " < " $0 } END { for (k in c) print k "\t" c[k] }' "$map.in" - >"$map"
 	for f in "$out/$1"-*.sites; do
 		# shellcheck disable=SC2016 # awk's fields
-		awk -F'\t' 'NR == FNR { c[$1] = $2; next } { n = $1 + 0; site = $NF
-			l[site in c ? c[site] : site] += n } END { for (s in l) print l[s], s }' "$map" "$f" | sort -k1,1nr >"${f%.sites}.lines"
+		awk -F'\t' 'NR == FNR { c[$1] = $2; next } { split($0, w, " "); l[w[2] in c ? c[w[2]] : w[2]] += w[1] } END { for (s in l) print l[s], s }' "$map" "$f" | sort -k1,1nr >"${f%.sites}.lines"
 	done
 	rm -f "$map" "$map.in"
 }
