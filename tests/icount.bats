@@ -34,7 +34,8 @@ reads() {
 	reads "$TOP/results/bench/icount-split" S1 60000
 }
 
-@test "icount: the RFC's fourth to eighth versions, S1 and S7, read back to their tables and CSV" {
+@test "icount: the RFC's fourth to ninth versions, S1 and S7, read back to their tables and CSV" {
+	reads "$TOP/results/bench/icount-rfc-v9" 'S1 S7' 60000
 	reads "$TOP/results/bench/icount-rfc-v8" 'S1 S7' 60000
 	reads "$TOP/results/bench/icount-rfc-v7" 'S1 S7' 60000
 	reads "$TOP/results/bench/icount-rfc-v6" 'S1 S7' 60000
