@@ -35,7 +35,7 @@ kb_off() {
 		{ if (s != "") print s; s = "" } END { if (s != "") print s }' $t/trace | sort | uniq -c | sort -rn >"$1"
 	awk '/<stack trace>/ { want = 1; next } want && /^ => / {
 			f = $2; sub(/\+.*/, "", f)
-			if (f !~ /^(trace_|__queue_work|queue_work_on|__queue_delayed_work|queue_delayed_work_on|mod_delayed_work_on|kblockd_mod_delayed_work_on|kblockd_schedule_work|blk_mq_delay_run_hw_queues?|blk_mq_run_hw_queues?)$/) { print $2; want = 0 }
+			if (f !~ /^trace_/ && f !~ /^(__queue_work|queue_work_on|__queue_delayed_work|queue_delayed_work_on|mod_delayed_work_on|kblockd_mod_delayed_work_on|kblockd_schedule_work|blk_mq_delay_run_hw_queues?|blk_mq_run_hw_queues?)$/) { print $2; want = 0 }
 			next } { want = 0 }' $t/trace | sort | uniq -c | sort -rn >"${1%.stacks}.sites"
 	echo "$(grep -c 'workqueue_execute_start: ' $t/trace) $(awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' $t/per_cpu/cpu*/stats)"
 }
