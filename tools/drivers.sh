@@ -156,7 +156,9 @@ lines() {
 	cut -d' ' -f2 "$map.in" | addr2line -e "$2" -a -f -i -p |
 		sed -e 's/ (inlined by) / /' -e 's/ at [^ ]*\/\([^/]*:[0-9]*\).*/ \1/' |
 		awk 'NR == FNR { site[$2] = $1; next } /^0x/ { a = $1; sub(/:$/, "", a); k = site[a]; sub(/^0x[0-9a-f]+: /, ""); c[k] = $0; next }
-			{ c[k] = c[k] " < " $0 } END { for (k in c) print k "\t" c[k] }' "$map.in" - >"$map"
+			{ c[k] = c[k] " < " $0 } END { for (k in c) print k "\t" c[k] }' "$map.in" - |
+		# no debug information: the site itself, which objdump -d places
+		awk -F'\t' -v OFS='\t' '$2 ~ /\?\?/ { $2 = $1 } { print }' >"$map"
 	for f in "$out/$1"-*.sites; do
 		# shellcheck disable=SC2016 # awk's fields
 		awk -F'\t' 'NR == FNR { c[$1] = $2; next } { split($0, w, " "); l[w[2] in c ? c[w[2]] : w[2]] += w[1] } END { for (s in l) print l[s], s }' "$map" "$f" | sort -k1,1nr >"${f%.sites}.lines"
