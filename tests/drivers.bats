@@ -17,9 +17,10 @@ setup() {
 @test "drivers: the committed run reads back to its results and summary.md" {
 	DRIVERS_OUT=$R run "$TOP/tools/drivers.sh" summary
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "54 passed, 0 failed, 0 skipped" ]
+	[ "${lines[-1]}" = "56 passed, 0 failed, 0 skipped" ]
 	[[ "$output" == *"PASS  rfc, ahci, raw-psync: fio exit status 0"* ]]
 	[[ "$output" == *"PASS  rfc, sd-card: fio exit status 0, jobs with an error (verify included): 0"* ]]
+	[[ "$output" == *"PASS  rfc, scsi_debug, raw-qd1: fio exit status 0"* ]]
 	# the date is the run's files' (their checkout's, in a clone)
 	diff <(grep -v '^Produced by' "$TOP/results/drivers/summary.md") <(grep -v '^Produced by' "$R/summary.md")
 }
@@ -42,7 +43,8 @@ setup() {
 	[[ "$output" == *"FAIL  base: the run finished"* ]]
 }
 
-@test "drivers: a BE reader starved beside the RT one, or a dm-mpath run without its stack, fails" {
+@test "drivers: a BE reader starved beside the RT one, a dm-mpath run without its stack, or scsi_debug without raw-qd1, fails" {
+	rm "$R/base-scsi_debug-raw-qd1.status"
 	j=$R/rfc-ahci-raw-prio.json
 	sed -n '/^{/,$p' "$j" | jq '(.jobs[] | select(.jobname == "be") | .read.total_ios) = 0' >"$R/j" && mv "$R/j" "$j"
 	rm "$R/base-dm-mpath.stack"
@@ -51,6 +53,8 @@ setup() {
 	[[ "$output" == *"FAIL  rfc, ahci, raw-prio: the BE reader beside the RT one was served: 0 reads"* ]]
 	[[ "$output" == *"FAIL  base: dm-mpath ran, the deepest stack in its jobs: no bytes"* ]]
 	[[ "$output" == *"PASS  rfc: dm-mpath ran, the deepest stack in its jobs: "* ]]
+	[[ "$output" == *"FAIL  base, scsi_debug, raw-qd1: fio exit status no status"* ]]
+	[[ "$output" != *"ahci, raw-qd1"* ]]
 }
 
 @test "drivers: an unknown kernel, a bad DRIVERS_SECONDS or DRIVERS_DEBUG, one error line before anything runs" {

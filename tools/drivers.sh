@@ -10,12 +10,12 @@ set -euo pipefail
 
 # check K: K's results: no splat, and on each disk fio's status 0 with no job in error
 check() {
-	local k=$1 splats name rc verr j be qd1=() raws=()
+	local k=$1 splats name rc verr j be qd1=0 more raws=()
 	# the raw-device readers, in runs since they came (rfc v5; raw-prio since v8; raw-qd1 on
 	# scsi_debug since v9)
 	! compgen -G "$out/$k-*-raw-psync.status" >/dev/null || raws=(raw-psync raw-uring)
 	! compgen -G "$out/$k-*-raw-prio.status" >/dev/null || raws+=(raw-prio)
-	! compgen -G "$out/*-raw-qd1.status" >/dev/null || qd1=(raw-qd1)
+	! compgen -G "$out/*-raw-qd1.status" >/dev/null || qd1=1
 	# the guest's last act: its dmesg
 	[ -s "$out/$k-dmesg.txt" ] || { result "$k: the run finished (see $out/$k-console.log)" 1; return; }
 	splats=$(splat_lines "$out/$k-dmesg.txt" | wc -l)
@@ -25,8 +25,9 @@ check() {
 		verr=$(fio_json "$out/$k-$name.json" | jq '[.jobs[] | select(.error != 0)] | length' 2>/dev/null || echo "no fio JSON")
 		result "$k, $name: fio exit status $rc, jobs with an error (verify included): $verr" \
 			"$([ "$rc" = 0 ] && [ "$verr" = 0 ]; echo $?)"
-		[ "$name" = scsi_debug ] || qd1=()
-		for j in "${raws[@]}" "${qd1[@]}"; do
+		more=()
+		[ "$name:$qd1" != scsi_debug:1 ] || more=(raw-qd1)
+		for j in "${raws[@]}" "${more[@]}"; do
 			read -r rc _ <"$out/$k-$name-$j.status" 2>/dev/null || rc="no status"
 			result "$k, $name, $j: fio exit status $rc" "$([ "$rc" = 0 ]; echo $?)"
 		done
@@ -123,7 +124,7 @@ summary() {
 	done
 	[ -n "$(compgen -G "$out/*.lines")" ] || return 0
 	echo
-	echo "The branch that asked for each run: the call site of each stack's first frame past the workqueue's and the run helpers (<kernel>-<driver>[-<job>].sites), as addr2line -i gives it on the kernel's vmlinux, innermost first (.lines), per 1000 I/Os of the window, the five most."
+	echo "The branch that asked for each run: the call site of each stack's first frame past the workqueue's and the run helpers (<kernel>-<driver>[-<job>].sites), as addr2line -i places it on the kernel's vmlinux, innermost first, or as function+offset where the kernel has no debug information (.lines), per 1000 I/Os of the window, the five most."
 	echo
 	echo '| kernel | driver | window | call site, per 1000 I/Os |'
 	echo '|---|---|---|---|'
@@ -158,7 +159,7 @@ lines() {
 		awk 'NR == FNR { site[$2] = $1; next } /^0x/ { a = $1; sub(/:$/, "", a); k = site[a]; sub(/^0x[0-9a-f]+: /, ""); c[k] = $0; next }
 			{ c[k] = c[k] " < " $0 } END { for (k in c) print k "\t" c[k] }' "$map.in" - |
 		# no debug information: the site itself, which objdump -d places
-		awk -F'\t' -v OFS='\t' '$2 ~ /\?\?/ { $2 = $1 } { print }' >"$map"
+		awk -F'\t' -v OFS='\t' '$2 ~ /\?/ { $2 = $1 } { print }' >"$map"
 	for f in "$out/$1"-*.sites; do
 		# shellcheck disable=SC2016 # awk's fields
 		awk -F'\t' 'NR == FNR { c[$1] = $2; next } { split($0, w, " "); l[w[2] in c ? c[w[2]] : w[2]] += w[1] } END { for (s in l) print l[s], s }' "$map" "$f" | sort -k1,1nr >"${f%.sites}.lines"
