@@ -58,9 +58,28 @@ raw() {
 	done <"$out/$k-disks.tsv"
 }
 
+# top5 EXT FILTER K...: per kernel, disk and window with a .EXT file, the five most of
+# FILTER's "COUNT WHAT" lines of it, per 1000 I/Os of the window
+top5() {
+	local ext=$1 filter=$2 k name w win
+	shift 2
+	for k in "$@"; do
+		while IFS=$'\t' read -r name _; do
+			for w in "" -raw-psync -raw-uring -raw-prio -raw-qd1; do
+				[ -f "$out/$k-$name$w.$ext" ] || continue
+				win=${w#-}
+				"$filter" "$out/$k-$name$w.$ext" | awk -v ios="$(fio_json "$out/$k-$name$w.json" | jq '[.jobs[] | .read.total_ios + .write.total_ios] | add')" \
+					-v row="| $k | $name | ${win:-ext4 jobs} |" 'NR <= 5 { o = $0; sub(/^[0-9]+ /, "", o); s = s sep sprintf("%s %.1f", o, 1000 * $1 / ios); sep = ", " }
+					END { print row, (s == "" ? "none" : s), "|" }'
+			done
+		done <"$out/$k-disks.tsv"
+	done
+}
+origins() { awk -f "$BSK_TOP/tools/lib/kblockd-origins.awk" "$1"; }
+
 # summary: OUT/summary.md, per kernel and disk, what fio moved and how
 summary() {
-	local k name d sched nq rot flags rc c0 c1 runs lost w win
+	local k name d sched nq rot flags rc c0 c1 runs lost
 	local kind="debug kernels"
 	[ "$(cat "$out/debug" 2>/dev/null)" != 0 ] || kind="kernels without the debug options (DRIVERS_DEBUG=0)"
 	echo "# make drivers: four drivers under QEMU, $kind"
@@ -111,34 +130,14 @@ summary() {
 	echo
 	echo '| kernel | driver | window | queued by, per 1000 I/Os |'
 	echo '|---|---|---|---|'
-	for k in "$@"; do
-		while IFS=$'\t' read -r name _; do
-			for w in "" -raw-psync -raw-uring -raw-prio -raw-qd1; do
-				[ -f "$out/$k-$name$w.stacks" ] || continue
-				win=${w#-}
-				awk -v ios="$(fio_json "$out/$k-$name$w.json" | jq '[.jobs[] | .read.total_ios + .write.total_ios] | add')" \
-					-v row="| $k | $name | ${win:-ext4 jobs} |" 'NR <= 5 { o = $0; sub(/^[0-9]+ /, "", o); s = s sep sprintf("%s %.1f", o, 1000 * $1 / ios); sep = ", " }
-					END { print row, (s == "" ? "none" : s), "|" }' <(awk -f "$BSK_TOP/tools/lib/kblockd-origins.awk" "$out/$k-$name$w.stacks")
-			done
-		done <"$out/$k-disks.tsv"
-	done
+	top5 stacks origins "$@"
 	[ -n "$(compgen -G "$out/*.lines")" ] || return 0
 	echo
 	echo "The branch that asked for each run: the call site of each stack's first frame past the workqueue's and the run helpers (<kernel>-<driver>[-<job>].sites), as addr2line -i places it on the kernel's vmlinux, innermost first, or as function+offset where the kernel has no debug information (.lines), per 1000 I/Os of the window, the five most."
 	echo
 	echo '| kernel | driver | window | call site, per 1000 I/Os |'
 	echo '|---|---|---|---|'
-	for k in "$@"; do
-		while IFS=$'\t' read -r name _; do
-			for w in "" -raw-psync -raw-uring -raw-prio -raw-qd1; do
-				[ -f "$out/$k-$name$w.lines" ] || continue
-				win=${w#-}
-				awk -v ios="$(fio_json "$out/$k-$name$w.json" | jq '[.jobs[] | .read.total_ios + .write.total_ios] | add')" \
-					-v row="| $k | $name | ${win:-ext4 jobs} |" 'NR <= 5 { o = $0; sub(/^[0-9]+ /, "", o); s = s sep sprintf("%s %.1f", o, 1000 * $1 / ios); sep = ", " }
-					END { print row, (s == "" ? "none" : s), "|" }' "$out/$k-$name$w.lines"
-			done
-		done <"$out/$k-disks.tsv"
-	done
+	top5 lines cat "$@"
 }
 
 # lines K VMLINUX: each of K's .sites as .lines, "COUNT function file:line < caller file:line ...",
